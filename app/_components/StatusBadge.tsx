@@ -1,0 +1,17 @@
+const LABELS: Record<string, string> = {
+  pending: "pending",
+  connecting: "connecting",
+  live: "live",
+  polling: "polling",
+  degraded: "degraded",
+  down: "down",
+  stopped: "stopped",
+};
+
+export function StatusBadge({ status, reason }: { status: string; reason?: string | null }) {
+  return (
+    <span className={`badge status-${LABELS[status] ? status : "unknown"}`} title={reason ?? undefined}>
+      {LABELS[status] ?? status}
+    </span>
+  );
+}

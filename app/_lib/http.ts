@@ -1,0 +1,25 @@
+import { NextResponse } from "next/server";
+import { AppError } from "../../lib/errors";
+
+/**
+ * Wraps a route handler: AppErrors become their status with a message; anything else is logged
+ * and becomes a 500 that reveals nothing.
+ */
+export function route<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
+  return async (...args: A): Promise<Response> => {
+    try {
+      const body = await fn(...args);
+      return body instanceof Response ? body : NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
+    } catch (error) {
+      if (error instanceof AppError) {
+        return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
+      }
+      console.error("unhandled API error", error);
+      return NextResponse.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
+    }
+  };
+}
+
+export function searchParams(request: Request): Record<string, string> {
+  return Object.fromEntries(new URL(request.url).searchParams);
+}

@@ -1,0 +1,5 @@
+import { FleetPage } from "./FleetPage";
+
+export default function Page() {
+  return <FleetPage />;
+}

@@ -1,0 +1,101 @@
+"use client";
+
+import Link from "next/link";
+import { RelativeTime } from "../../_components/RelativeTime";
+import { StatusBadge } from "../../_components/StatusBadge";
+import { ToolCard } from "../../_components/ToolCard";
+import { VisibleText } from "../../_components/VisibleText";
+import { ApiError, useServerQuery } from "../../_hooks/queries";
+import { Timeline } from "./Timeline";
+
+export function ServerPage({ id }: { id: string }) {
+  const { data, error, isPending } = useServerQuery(id);
+  if (isPending) return <p aria-busy="true">Loading server…</p>;
+  if (error) {
+    return (
+      <p role="alert">
+        {error instanceof ApiError && error.status === 404 ? "No such server in this team." : `Could not load the server: ${error.message}`}{" "}
+        <Link href="/">Back to the fleet</Link>
+      </p>
+    );
+  }
+  const { server, tools, transitions, instructions } = data;
+  return (
+    <article aria-labelledby="server-heading">
+      <p>
+        <Link href="/">← Fleet</Link>
+      </p>
+      <h1 id="server-heading">
+        {server.name} <StatusBadge status={server.status} reason={server.statusReason} />
+      </h1>
+      <dl className="facts">
+        <dt>Target</dt>
+        <dd>
+          <code>{server.target}</code>
+        </dd>
+        <dt>Protocol</dt>
+        <dd>
+          {server.protocolVersion ?? "—"} {server.era ? `(${server.era} era)` : ""}
+        </dd>
+        <dt>Server</dt>
+        <dd>{server.serverInfo ? <VisibleText text={`${server.serverInfo.name ?? "?"} ${server.serverInfo.version ?? ""}`} /> : "—"}</dd>
+        <dt>Tools</dt>
+        <dd data-testid="server-tool-count">{server.toolCount ?? "—"}</dd>
+        <dt>Last listed</dt>
+        <dd>
+          <RelativeTime iso={server.lastListedAt} />
+        </dd>
+        <dt>Last change</dt>
+        <dd>
+          <RelativeTime iso={server.lastChangeAt} />
+        </dd>
+        {server.envKeys.length ? (
+          <>
+            <dt>Env (values hidden)</dt>
+            <dd>{server.envKeys.join(", ")}</dd>
+          </>
+        ) : null}
+        {server.headerKeys.length ? (
+          <>
+            <dt>Headers (values hidden)</dt>
+            <dd>{server.headerKeys.join(", ")}</dd>
+          </>
+        ) : null}
+      </dl>
+      {server.lastError ? (
+        <p className="error-box" role="status">
+          Last error <code>{server.lastError.code}</code>: <VisibleText text={server.lastError.message} />{" "}
+          {server.lastError.at ? <RelativeTime iso={server.lastError.at} /> : null}
+        </p>
+      ) : null}
+      {instructions ? (
+        <details>
+          <summary>Server instructions</summary>
+          <p className="description">
+            <VisibleText text={instructions} />
+          </p>
+        </details>
+      ) : null}
+      <div className="columns">
+        <section aria-labelledby="tools-heading" className="tools">
+          <h2 id="tools-heading">Current tools ({tools.length})</h2>
+          {tools.length === 0 ? <p className="muted">No snapshot yet.</p> : tools.map((t) => <ToolCard key={`${t.position}-${t.hash}`} tool={t} />)}
+        </section>
+        <aside className="side">
+          <Timeline serverId={server.id} />
+          <section aria-labelledby="status-heading">
+            <h2 id="status-heading">Status history</h2>
+            <ol className="transitions">
+              {transitions.map((t, i) => (
+                <li key={i}>
+                  <StatusBadge status={t.to} /> <RelativeTime iso={t.at} />
+                  {t.reason ? <div className="muted small"><VisibleText text={t.reason} /></div> : null}
+                </li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,25 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient } from "./generated/prisma/client";
+import { requireDatabaseUrl } from "./env";
+
+// The only place that constructs PrismaClient. Prisma 7 requires a driver adapter.
+export type Db = PrismaClient;
+export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+export function createDb(url: string): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+}
+
+// Next's dev server re-evaluates modules on reload; keep one pool per process.
+const holder = globalThis as unknown as { __toolwatchDb?: Db };
+
+export function getDb(): Db {
+  holder.__toolwatchDb ??= createDb(requireDatabaseUrl());
+  return holder.__toolwatchDb;
+}
+
+export async function closeDb(): Promise<void> {
+  const db = holder.__toolwatchDb;
+  holder.__toolwatchDb = undefined;
+  await db?.$disconnect();
+}

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The one reader of process.env: every setting, its default and its validation live here, so
+// the README's configuration table and the code cannot drift apart silently.
+const boolish = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
+const int = (def: number, min: number) => z.coerce.number().int().min(min).default(def);
+
+export const EnvSchema = z.object({
+  DATABASE_URL: z.string().url().optional(),
+  PORT: int(3000, 1),
+  HOST: z.string().default("0.0.0.0"),
+  TOOLWATCH_DATA_DIR: z.string().default(".toolwatch"),
+  TOOLWATCH_SECRET_KEY: z.string().optional(),
+  TOOLWATCH_DEMO: boolish.default(true),
+  TOOLWATCH_DEMO_CHANGE_MS: int(60_000, 1_000),
+  TOOLWATCH_DEBOUNCE_MS: int(300, 0),
+  TOOLWATCH_CONNECT_TIMEOUT_MS: int(20_000, 100),
+  TOOLWATCH_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  TOOLWATCH_MAX_PAGES: int(1_000, 1),
+  TOOLWATCH_RECONCILE_MS: int(30_000, 1_000),
+  TOOLWATCH_HEARTBEAT_MS: int(5_000, 500),
+  TOOLWATCH_BACKOFF_MAX_MS: int(300_000, 1_000),
+  TOOLWATCH_WORKER_ID: z.string().optional(),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  if (source === process.env && cached) return cached;
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid Toolwatch configuration:\n${lines.join("\n")}`);
+  }
+  if (source === process.env) cached = parsed.data;
+  return parsed.data;
+}
+
+export function dataDir(env: Env = loadEnv()): string {
+  return path.resolve(env.TOOLWATCH_DATA_DIR);
+}
+
+export function requireDatabaseUrl(env: Env = loadEnv()): string {
+  if (!env.DATABASE_URL) {
+    throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded Postgres)");
+  }
+  return env.DATABASE_URL;
+}

@@ -1,0 +1,33 @@
+// One error type for the domain; each transport (HTTP, socket, CLI) maps the closed code union.
+export type AppErrorCode =
+  | "NOT_FOUND"
+  | "INVALID_INPUT"
+  | "CONFLICT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "UNAVAILABLE";
+
+const HTTP_STATUS: Record<AppErrorCode, number> = {
+  NOT_FOUND: 404,
+  INVALID_INPUT: 400,
+  CONFLICT: 409,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  UNAVAILABLE: 503,
+};
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly details?: unknown;
+  constructor(code: AppErrorCode, message: string, details?: unknown) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = details;
+  }
+  get httpStatus(): number {
+    return HTTP_STATUS[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);

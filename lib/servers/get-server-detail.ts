@@ -1,0 +1,44 @@
+import type { ServiceContext } from "../context";
+import { getSecretKey } from "../secrets";
+import { getServerOrThrow } from "./get-server-or-throw";
+import type { ServerDetail, ToolDto } from "./server-dto";
+import { toServerSummary } from "./to-server-summary";
+
+/** The server page: summary, current tools (latest snapshot, server order) and uptime history. */
+export async function getServerDetail(ctx: ServiceContext, serverId: string): Promise<ServerDetail> {
+  const row = await getServerOrThrow(ctx, serverId);
+  const latest = await ctx.db.snapshot.findFirst({
+    where: { tenantId: ctx.tenantId, serverId },
+    orderBy: { takenAt: "desc" },
+    select: { id: true, toolCount: true },
+  });
+  const [tools, transitions] = await Promise.all([
+    latest ? listSnapshotTools(ctx, latest.id) : Promise.resolve([]),
+    ctx.db.sessionTransition.findMany({
+      where: { tenantId: ctx.tenantId, serverId },
+      orderBy: { at: "desc" },
+      take: 50,
+    }),
+  ]);
+  return {
+    server: toServerSummary(getSecretKey(), row, latest),
+    capabilities: row.session?.capabilities ?? null,
+    instructions: row.session?.instructions ?? null,
+    tools,
+    transitions: transitions.map((t) => ({ from: t.fromStatus, to: t.toStatus, reason: t.reason, at: t.at.toISOString() })),
+  };
+}
+
+export async function listSnapshotTools(ctx: ServiceContext, snapshotId: string): Promise<ToolDto[]> {
+  const rows = await ctx.db.snapshotTool.findMany({
+    where: { tenantId: ctx.tenantId, snapshotId },
+    orderBy: { position: "asc" },
+    include: { toolVersion: { select: { hash: true, name: true, definition: true } } },
+  });
+  return rows.map((r) => ({
+    position: r.position,
+    hash: r.toolVersion.hash,
+    name: r.toolVersion.name,
+    definition: r.toolVersion.definition as Record<string, unknown>,
+  }));
+}

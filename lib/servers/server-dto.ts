@@ -1,0 +1,64 @@
+// Isomorphic types: what the API returns and the browser renders. Never a secret value: env and
+// header *names* only.
+
+export type ServerSummary = {
+  id: string;
+  name: string;
+  transport: "stdio" | "streamable_http" | "sse";
+  target: string;
+  tags: string[];
+  enabled: boolean;
+  demo: boolean;
+  envKeys: string[];
+  headerKeys: string[];
+  pollIntervalSeconds: number;
+  status: string;
+  statusReason: string | null;
+  era: string | null;
+  protocolVersion: string | null;
+  serverInfo: { name?: string; version?: string; title?: string } | null;
+  toolCount: number | null;
+  latestSnapshotId: string | null;
+  snapshotCount: number;
+  lastChangeAt: string | null;
+  lastListedAt: string | null;
+  connectedAt: string | null;
+  lastError: { code: string | null; message: string; at: string | null } | null;
+  updatedAt: string;
+};
+
+export type ToolDto = {
+  position: number;
+  hash: string;
+  name: string;
+  definition: Record<string, unknown>;
+};
+
+export type SnapshotDto = {
+  id: string;
+  contentHash: string;
+  toolCount: number;
+  trigger: string;
+  protocolVersion: string | null;
+  era: string | null;
+  serverVersion: string | null;
+  ttlMs: number | null;
+  cacheScope: string | null;
+  takenAt: string;
+  lastConfirmedAt: string;
+  confirmCount: number;
+  /** Tool names added / removed / changed against the previous snapshot (null for the first). */
+  changes: { added: number; removed: number; changed: number } | null;
+};
+
+export type TransitionDto = { from: string | null; to: string; reason: string | null; at: string };
+
+export type ServerDetail = {
+  server: ServerSummary;
+  capabilities: unknown;
+  instructions: string | null;
+  tools: ToolDto[];
+  transitions: TransitionDto[];
+};
+
+export type Page<T> = { items: T[]; nextCursor: string | null };

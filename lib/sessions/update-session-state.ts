@@ -1,0 +1,51 @@
+import type { ServiceContext } from "../context";
+import type { SessionStatus } from "../generated/prisma/client";
+import { notifyInTx } from "../realtime/notify";
+
+export type SessionPatch = {
+  status?: SessionStatus;
+  reason?: string | null;
+  protocolVersion?: string | null;
+  era?: string | null;
+  serverInfo?: object | null;
+  capabilities?: object | null;
+  instructions?: string | null;
+  /** null clears the last error; undefined leaves it. */
+  error?: { code: string; message: string } | null;
+  connectedAt?: Date | null;
+  workerId?: string | null;
+};
+
+/**
+ * Applies a session state change; a status change also appends a transition row (the uptime
+ * history) and tells the tenant's browsers, all in one transaction.
+ */
+export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
+  const now = new Date();
+  const { status, reason, error, serverInfo, capabilities, ...rest } = patch;
+  const data = {
+    ...rest,
+    ...(status ? { status, statusReason: reason ?? null } : {}),
+    ...(serverInfo !== undefined ? { serverInfo: serverInfo ?? undefined } : {}),
+    ...(capabilities !== undefined ? { capabilities: capabilities ?? undefined } : {}),
+    ...(error === null ? { lastErrorCode: null, lastError: null } : {}),
+    ...(error ? { lastErrorCode: error.code, lastError: error.message.slice(0, 4000), lastErrorAt: now } : {}),
+  };
+  await ctx.db.$transaction(async (tx) => {
+    const current = await tx.serverSession.findFirst({
+      where: { serverId, tenantId: ctx.tenantId },
+      select: { status: true },
+    });
+    await tx.serverSession.upsert({
+      where: { serverId },
+      create: { serverId, tenantId: ctx.tenantId, ...data },
+      update: data,
+    });
+    if (status && status !== current?.status) {
+      await tx.sessionTransition.create({
+        data: { tenantId: ctx.tenantId, serverId, fromStatus: current?.status ?? null, toStatus: status, reason: reason ?? null, at: now },
+      });
+      await notifyInTx(tx, { type: "session:statusChanged", tenantId: ctx.tenantId, serverId, status });
+    }
+  });
+}

@@ -1,0 +1,115 @@
+import type { ServiceContext } from "../context";
+import type { Tx } from "../db";
+import { notifyInTx } from "../realtime/notify";
+import { hashTool, hashToolList } from "./canonical-hash";
+
+export type SnapshotTrigger = "connect" | "list_changed" | "poll" | "ttl_expiry" | "reconnect" | "manual";
+
+export type RecordSnapshotInput = {
+  serverId: string;
+  /** Raw tool objects as the server sent them, in server order. */
+  tools: ReadonlyArray<{ name: string } & Record<string, unknown>>;
+  trigger: SnapshotTrigger;
+  protocolVersion?: string | null;
+  era?: string | null;
+  serverVersion?: string | null;
+  ttlMs?: number | null;
+  cacheScope?: string | null;
+  at?: Date;
+};
+
+export type RecordSnapshotResult = { kind: "created" | "confirmed"; snapshotId: string; contentHash: string };
+
+/**
+ * Stores one complete tool list. Tool definitions are content-addressed, so an unchanged tool is
+ * never stored twice; an unchanged list writes no snapshot and only moves "last confirmed".
+ * Snapshot, session bookkeeping and the NOTIFY commit together.
+ */
+export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotInput): Promise<RecordSnapshotResult> {
+  const at = input.at ?? new Date();
+  const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool }));
+  const contentHash = hashToolList(hashed);
+
+  return ctx.db.$transaction(async (tx) => {
+    // One writer per server at a time, even if two workers briefly overlap during a hand-over.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.serverId}))`;
+    const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true } });
+    if (!server) throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
+
+    const latest = await tx.snapshot.findFirst({
+      where: { tenantId: ctx.tenantId, serverId: input.serverId },
+      orderBy: { takenAt: "desc" },
+      select: { id: true, contentHash: true },
+    });
+
+    if (latest?.contentHash === contentHash) {
+      await tx.snapshot.update({
+        where: { id: latest.id },
+        data: { lastConfirmedAt: at, confirmCount: { increment: 1 } },
+      });
+      await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at });
+      await notifyInTx(tx, { type: "snapshot:confirmed", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: latest.id });
+      return { kind: "confirmed", snapshotId: latest.id, contentHash };
+    }
+
+    const versionIds = await upsertToolVersions(tx, ctx.tenantId, hashed);
+    const snapshot = await tx.snapshot.create({
+      data: {
+        tenantId: ctx.tenantId,
+        serverId: input.serverId,
+        contentHash,
+        toolCount: hashed.length,
+        trigger: input.trigger,
+        protocolVersion: input.protocolVersion ?? null,
+        era: input.era ?? null,
+        serverVersion: input.serverVersion ?? null,
+        ttlMs: input.ttlMs ?? null,
+        cacheScope: input.cacheScope ?? null,
+        takenAt: at,
+        lastConfirmedAt: at,
+      },
+      select: { id: true },
+    });
+    await tx.snapshotTool.createMany({
+      data: hashed.map((t, position) => ({
+        tenantId: ctx.tenantId,
+        snapshotId: snapshot.id,
+        position,
+        toolVersionId: versionIds.get(t.hash)!,
+      })),
+    });
+    await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, lastChangeAt: at });
+    await notifyInTx(tx, { type: "snapshot:recorded", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: snapshot.id });
+    return { kind: "created", snapshotId: snapshot.id, contentHash };
+  });
+}
+
+async function upsertToolVersions(
+  tx: Tx,
+  tenantId: string,
+  hashed: ReadonlyArray<{ name: string; hash: string; tool: Record<string, unknown> }>,
+): Promise<Map<string, string>> {
+  const unique = new Map(hashed.map((t) => [t.hash, t]));
+  await tx.toolVersion.createMany({
+    data: [...unique.values()].map((t) => ({ tenantId, hash: t.hash, name: t.name, definition: t.tool as object })),
+    skipDuplicates: true,
+  });
+  const rows = await tx.toolVersion.findMany({
+    where: { tenantId, hash: { in: [...unique.keys()] } },
+    select: { id: true, hash: true },
+  });
+  return new Map(rows.map((r) => [r.hash, r.id]));
+}
+
+async function touchSession(
+  tx: Tx,
+  tenantId: string,
+  serverId: string,
+  data: { lastListedAt: Date; lastChangeAt?: Date },
+): Promise<void> {
+  await tx.serverSession.upsert({
+    where: { serverId },
+    create: { serverId, tenantId, ...data },
+    update: data,
+  });
+}

@@ -1,0 +1,15 @@
+import os from "node:os";
+import type { Db } from "../db";
+
+export async function recordHeartbeat(db: Db, workerId: string, startedAt: Date, sessions: number): Promise<void> {
+  const now = new Date();
+  await db.workerHeartbeat.upsert({
+    where: { workerId },
+    create: { workerId, hostname: os.hostname(), pid: process.pid, startedAt, beatAt: now, sessions },
+    update: { beatAt: now, sessions, pid: process.pid, startedAt },
+  });
+}
+
+export async function removeHeartbeat(db: Db, workerId: string): Promise<void> {
+  await db.workerHeartbeat.deleteMany({ where: { workerId } });
+}

@@ -1,0 +1,51 @@
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const STAMP = path.join(ROOT, ".next", "toolwatch-build.json");
+const INPUTS = ["app", "lib", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
+const SKIP = new Set(["generated", "node_modules"]);
+
+/** Content fingerprint of everything the production build depends on (mtimes lie after a clone). */
+export function buildFingerprint(): string {
+  const hash = createHash("sha256");
+  const visit = (rel: string) => {
+    const abs = path.join(ROOT, rel);
+    if (!fs.existsSync(abs)) return;
+    const stat = fs.statSync(abs);
+    if (stat.isDirectory()) {
+      for (const name of fs.readdirSync(abs).sort()) if (!SKIP.has(name)) visit(path.join(rel, name));
+    } else {
+      hash.update(rel).update("\0").update(fs.readFileSync(abs)).update("\0");
+    }
+  };
+  INPUTS.forEach(visit);
+  return hash.digest("hex");
+}
+
+/** Runs `next build` unless the last successful build was made from exactly these inputs. */
+export async function buildIfNeeded(log: (line: string) => void = console.log): Promise<"built" | "up-to-date"> {
+  const fingerprint = buildFingerprint();
+  const stamp = fs.existsSync(STAMP) ? (JSON.parse(fs.readFileSync(STAMP, "utf8")) as { fingerprint?: string }) : {};
+  if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return "up-to-date";
+  log("building the web app (next build)…");
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
+  });
+  fs.writeFileSync(STAMP, JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }));
+  log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return "built";
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildIfNeeded();
+}

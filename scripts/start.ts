@@ -1,0 +1,26 @@
+import { fork } from "node:child_process";
+import path from "node:path";
+
+// `npm start`: runs the supervisor in its own process group, so a terminal Ctrl-C reaches only
+// this process, which then asks the supervisor (over IPC) to stop things in order: web and
+// worker first, Postgres last. Otherwise Postgres would get the same SIGINT and die first.
+const supervisor = fork(path.join(import.meta.dirname, "supervisor.ts"), process.argv.slice(2), {
+  detached: true,
+  stdio: "inherit",
+  execArgv: ["--import", "tsx"],
+});
+
+let asked = 0;
+const stop = (signal: string) => {
+  asked++;
+  if (asked === 1) {
+    console.log(`\n[toolwatch] ${signal}: shutting down (press Ctrl-C again to force)`);
+    supervisor.send({ type: "shutdown", signal });
+  } else {
+    supervisor.kill("SIGKILL");
+    process.exit(130);
+  }
+};
+process.on("SIGINT", () => stop("SIGINT"));
+process.on("SIGTERM", () => stop("SIGTERM"));
+supervisor.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

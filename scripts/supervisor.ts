@@ -1,0 +1,74 @@
+import path from "node:path";
+import concurrently, { type CloseEvent } from "concurrently";
+import { createDb } from "../lib/db";
+import { dataDir, loadEnv } from "../lib/env";
+import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
+import { buildIfNeeded } from "./build-if-needed";
+import { startEmbeddedPostgres } from "./embedded-postgres";
+import { migrateDeploy } from "./migrate-engine";
+
+// Started by scripts/start.ts in its own process group. Order on the way up: database,
+// migrations, seed, build; then web and worker side by side. On the way down: web and worker,
+// then the database. If web or worker dies, the other is stopped and we exit non-zero.
+const ROOT = path.resolve(import.meta.dirname, "..");
+const dev = process.argv.includes("--dev");
+const log = (line: string) => console.log(`[toolwatch] ${line}`);
+const env = loadEnv();
+
+let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+let url = env.DATABASE_URL;
+if (!url) {
+  const dir = path.join(dataDir(env), "pg");
+  log(`DATABASE_URL is not set: starting the embedded Postgres in ${path.relative(ROOT, dir) || dir}`);
+  pg = await startEmbeddedPostgres({ dataDir: dir, persistent: true, database: "toolwatch" });
+  url = pg.url;
+} else {
+  log("using the database at DATABASE_URL");
+}
+
+try {
+  const { applied } = await migrateDeploy(url);
+  if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
+  const db = createDb(url);
+  await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
+  await db.$disconnect();
+  if (!dev) await buildIfNeeded(log);
+} catch (error) {
+  console.error(`[toolwatch] start failed: ${(error as Error).message}`);
+  await pg?.stop();
+  process.exit(1);
+}
+
+const childEnv = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" };
+const node = JSON.stringify(process.execPath);
+const { result, commands } = concurrently(
+  [
+    { name: "web", command: `${node} --import tsx server.ts`, env: childEnv, prefixColor: "blue" },
+    {
+      name: "worker",
+      command: dev ? `${node} --import tsx --watch worker/main.ts` : `${node} --import tsx worker/main.ts`,
+      env: childEnv,
+      prefixColor: "magenta",
+    },
+  ],
+  { cwd: ROOT, prefix: "name", killOthersOn: ["failure", "success"], killSignal: "SIGTERM", handleInput: false },
+);
+
+let shuttingDown = false;
+const shutdown = () => {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  for (const command of commands) command.kill("SIGTERM");
+};
+process.on("message", (msg: { type?: string }) => msg?.type === "shutdown" && shutdown());
+process.on("disconnect", shutdown); // the npm start process is gone: do not linger
+
+const events: CloseEvent[] = await result.catch((closed: CloseEvent[]) => closed);
+await pg?.stop();
+if (shuttingDown) {
+  log("stopped; history is kept in the database");
+  process.exit(0);
+}
+const first = events.find((e) => e.exitCode !== 0) ?? events[0];
+log(`${first?.command.name ?? "a process"} exited (code ${String(first?.exitCode)}); stopped the rest`);
+process.exit(1);

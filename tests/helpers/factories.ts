@@ -1,0 +1,52 @@
+import { randomUUID } from "node:crypto";
+import { inject } from "vitest";
+import type { ServiceContext } from "../../lib/context";
+import { createDb, type Db } from "../../lib/db";
+import { encryptJson, loadOrCreateKey } from "../../lib/secrets";
+import { computeConfigHash, type ServerConnectionConfig } from "../../lib/servers/server-config";
+import { ensureTenant } from "../../lib/tenants/ensure-tenant";
+
+// Every suite mints its own tenant; nothing wipes shared tables, so suites cannot interfere.
+let db: Db | undefined;
+export function testDb(): Db {
+  db ??= createDb(inject("databaseUrl"));
+  return db;
+}
+
+export const TEST_KEY = loadOrCreateKey("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "/nonexistent");
+
+export async function createTenantContext(label = "t"): Promise<ServiceContext> {
+  const slug = `${label}-${randomUUID().slice(0, 8)}`;
+  const tenant = await ensureTenant(testDb(), slug, `Test ${slug}`);
+  return { tenantId: tenant.id, actor: { kind: "system", id: "test" }, db: testDb() };
+}
+
+export async function createServer(ctx: ServiceContext, name: string, config: ServerConnectionConfig, extra: { enabled?: boolean; pollIntervalSeconds?: number } = {}) {
+  return ctx.db.mcpServer.create({
+    data: {
+      tenantId: ctx.tenantId,
+      name,
+      transport: config.transport,
+      command: config.transport === "stdio" ? config.command : null,
+      args: config.transport === "stdio" ? config.args : [],
+      envEncrypted: config.transport === "stdio" && Object.keys(config.env).length ? encryptJson(TEST_KEY, config.env) : null,
+      url: config.transport === "stdio" ? null : config.url,
+      headersEncrypted: config.transport !== "stdio" && Object.keys(config.headers).length ? encryptJson(TEST_KEY, config.headers) : null,
+      configHash: computeConfigHash(TEST_KEY, config),
+      enabled: extra.enabled ?? true,
+      pollIntervalSeconds: extra.pollIntervalSeconds ?? 300,
+    },
+  });
+}
+
+/** Polls a condition that depends on other processes (a server, the worker); fails with the last value seen. */
+export async function waitFor<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
+}

@@ -1,0 +1,92 @@
+import os from "node:os";
+import { closeDb, getDb } from "../lib/db";
+import { dataDir, loadEnv, requireDatabaseUrl } from "../lib/env";
+import { listenForEvents } from "../lib/realtime/listen";
+import { loadOrCreateKey } from "../lib/secrets";
+import { ensureDemoServers } from "../lib/servers/ensure-demo-servers";
+import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
+import { recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
+import { startDemoFleet } from "./demo-fleet/demo-fleet";
+import { Scheduler } from "./scheduler";
+
+// The worker process: owns every discovery session, never serves HTTP.
+const env = loadEnv();
+const url = requireDatabaseUrl(env);
+const db = getDb();
+const key = loadOrCreateKey(env.TOOLWATCH_SECRET_KEY, dataDir(env));
+const workerId = env.TOOLWATCH_WORKER_ID ?? `${os.hostname()}-${process.pid}`;
+const startedAt = new Date();
+const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`);
+
+// The MCP SDK can reject promises nobody awaits when a server dies mid-request; one bad server
+// must not take the worker (and every other server's monitoring) down with it.
+process.on("unhandledRejection", (reason) => log(`unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`));
+
+const scheduler = new Scheduler(
+  db,
+  key,
+  workerId,
+  {
+    connectTimeoutMs: env.TOOLWATCH_CONNECT_TIMEOUT_MS,
+    requestTimeoutMs: env.TOOLWATCH_REQUEST_TIMEOUT_MS,
+    maxPages: env.TOOLWATCH_MAX_PAGES,
+    debounceMs: env.TOOLWATCH_DEBOUNCE_MS,
+    backoffMaxMs: env.TOOLWATCH_BACKOFF_MAX_MS,
+  },
+  log,
+);
+
+const demoTenant = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
+const fleet = env.TOOLWATCH_DEMO ? await startDemoFleet({ changeIntervalMs: env.TOOLWATCH_DEMO_CHANGE_MS, log: (l) => log(`demo: ${l}`) }) : undefined;
+if (fleet) {
+  await ensureDemoServers(
+    { tenantId: demoTenant.id, actor: { kind: "system", id: workerId }, db },
+    key,
+    fleet.servers.map((s) => ({
+      key: s.key,
+      name: s.name,
+      tags: s.tags,
+      pollIntervalSeconds: 60,
+      config:
+        s.transport === "stdio"
+          ? { transport: "stdio", command: s.command!, args: s.args ?? [], env: s.env ?? {} }
+          : { transport: "streamable_http", url: s.url!, headers: {} },
+    })),
+  );
+}
+
+await recordHeartbeat(db, workerId, startedAt, 0);
+const heartbeat = setInterval(() => {
+  recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
+}, env.TOOLWATCH_HEARTBEAT_MS);
+
+// Added or edited servers start within a moment (NOTIFY); the timer catches anything missed.
+const listener = listenForEvents(url, (event) => {
+  if (event.type === "server:changed") void scheduler.reconcile();
+}, log);
+const reconcileTimer = setInterval(() => void scheduler.reconcile(), env.TOOLWATCH_RECONCILE_MS);
+await scheduler.reconcile();
+log(`worker ${workerId} watching ${scheduler.size} server(s)`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping ${scheduler.size} session(s)`);
+  clearInterval(heartbeat);
+  clearInterval(reconcileTimer);
+  const force = setTimeout(() => {
+    log("shutdown took longer than 10 s; exiting");
+    process.exit(1);
+  }, 10_000);
+  force.unref();
+  await scheduler.stopAll();
+  await listener.close();
+  await fleet?.stop();
+  await removeHeartbeat(db, workerId).catch(() => undefined);
+  await closeDb();
+  log("worker stopped");
+  process.exit(0);
+}
+process.once("SIGINT", () => void shutdown("SIGINT"));
+process.once("SIGTERM", () => void shutdown("SIGTERM"));
