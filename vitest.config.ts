@@ -1,13 +1,23 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
+
+// A fixed test key so rows written by test factories and by the product's own processes decrypt
+// alike; a scratch data dir so tests never touch the developer's .toolwatch/.
+const testEnv = {
+  TOOLWATCH_SECRET_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
+  TOOLWATCH_DATA_DIR: path.join(os.tmpdir(), "toolwatch-test-data"),
+};
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" } },
+      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv } },
       {
         test: {
           name: "integration",
+          env: testEnv,
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/helpers/database-global-setup.ts"],
           fileParallelism: false,
@@ -18,6 +28,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          env: testEnv,
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/helpers/database-global-setup.ts", "tests/helpers/e2e-global-setup.ts"],
           fileParallelism: false,

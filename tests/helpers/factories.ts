@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { createDb, type Db } from "../../lib/db";
-import { encryptJson, loadOrCreateKey } from "../../lib/secrets";
+import { encryptJson, getSecretKey } from "../../lib/secrets";
 import { computeConfigHash, type ServerConnectionConfig } from "../../lib/servers/server-config";
 import { ensureTenant } from "../../lib/tenants/ensure-tenant";
 
@@ -13,7 +13,8 @@ export function testDb(): Db {
   return db;
 }
 
-export const TEST_KEY = loadOrCreateKey("MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=", "/nonexistent");
+/** The same key the product code under test uses (TOOLWATCH_SECRET_KEY from vitest.config.ts). */
+export const TEST_KEY = getSecretKey();
 
 export async function createTenantContext(label = "t"): Promise<ServiceContext> {
   const slug = `${label}-${randomUUID().slice(0, 8)}`;

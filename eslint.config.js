@@ -1,0 +1,48 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+// The dependency rules of the architecture, enforced rather than remembered.
+const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-non-null-assertion": "off",
+    },
+  },
+  { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ["lib/**/*.ts"],
+    rules: restrict([
+      { group: ["**/app/**", "**/worker/**", "**/tests/**", "**/scripts/**"], message: "lib/ is framework-free and imports nothing from app/, worker/, tests/ or scripts/." },
+      { group: ["next", "next/*", "react", "react-dom"], message: "lib/ must not depend on Next or React." },
+    ]),
+  },
+  {
+    files: ["app/**/*.ts", "app/**/*.tsx"],
+    rules: restrict([
+      { group: ["**/worker/**", "**/scripts/**"], message: "app/ may import lib/, never worker/ or scripts/." },
+      { group: ["**/lib/generated/**", "@prisma/*", "pg"], message: "Only lib/db.ts talks to the database; call a lib verb." },
+    ]),
+  },
+  {
+    files: ["worker/**/*.ts"],
+    rules: restrict([
+      { group: ["**/app/**"], message: "worker/ may import lib/, never app/." },
+      { group: ["**/lib/generated/**", "@prisma/*"], message: "Only lib/db.ts constructs Prisma; call a lib verb." },
+    ]),
+  },
+  {
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/db.ts", "lib/generated/**"],
+    rules: {
+      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='PrismaClient']", message: "Only lib/db.ts constructs PrismaClient." }],
+    },
+  },
+);

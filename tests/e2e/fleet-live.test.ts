@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DEMO_TENANT_SLUG, ensureTenant } from "../../lib/tenants/ensure-tenant";
+import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
+import { CHROMIUM_ARGS } from "../helpers/chromium";
+import { createServer, TEST_KEY, testDb } from "../helpers/factories";
+import { freePort, startProcess, type Proc } from "../helpers/processes";
+
+// The product as a user meets it: production build, web + worker processes, the demo fleet,
+// real Chromium. A fixture server in the demo team lets the test change tools on cue.
+const tool = (name: string) => ({ name, description: `The ${name} tool`, inputSchema: { type: "object", properties: {} } });
+
+describe("fleet page in Chromium", () => {
+  let dir: string;
+  let web: Proc;
+  let worker: Proc;
+  let fixture: { url: string; stop(): Promise<void> };
+  let browser: Browser;
+  let page: Page;
+  let baseUrl: string;
+  const statePath = () => path.join(dir, "fixture.json");
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-e2e-"));
+    writeFixtureState(statePath(), { tools: [tool("alpha"), tool("beta")] });
+    fixture = await startHttpFixture(statePath());
+    const demo = await ensureTenant(testDb(), DEMO_TENANT_SLUG, "Demo team");
+    await createServer({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: testDb() }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
+
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const env = {
+      DATABASE_URL: inject("databaseUrl"),
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      TOOLWATCH_DATA_DIR: dir,
+      TOOLWATCH_SECRET_KEY: TEST_KEY.toString("base64"),
+      TOOLWATCH_DEMO: "1",
+      TOOLWATCH_DEMO_CHANGE_MS: "4000",
+      TOOLWATCH_HEARTBEAT_MS: "1000",
+      TOOLWATCH_DEBOUNCE_MS: "100",
+    };
+    [web, worker] = await Promise.all([
+      startProcess("server.ts", env, /Toolwatch is ready at/),
+      startProcess("worker/main.ts", env, /watching \d+ server/),
+    ]);
+    browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all([web?.stop(), worker?.stop()]);
+    await fixture?.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("GET /api/health reports the database and a live worker", async () => {
+    const res = await fetch(`${baseUrl}/api/health`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { ok: boolean; database: { ok: boolean }; workers: { live: number } };
+    expect(body).toMatchObject({ ok: true, database: { ok: true } });
+    expect(body.workers.live).toBeGreaterThanOrEqual(1);
+  });
+
+  it("lists the demo fleet with status, protocol and tool counts", async () => {
+    await page.goto(baseUrl);
+    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 30_000 });
+    for (const name of ["e2e-fixture"]) await page.getByTestId(`server-row-${name}`).waitFor({ timeout: 30_000 });
+    const rows = page.locator("tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);
+    // Every server eventually has a tool count (a number, not "—").
+    await expect
+      .poll(async () => (await page.getByTestId("tool-count").allInnerTexts()).filter((t) => /^\d+$/.test(t.trim())).length, { timeout: 60_000 })
+      .toBeGreaterThanOrEqual(4);
+    await page.screenshot({ path: path.join(os.tmpdir(), "toolwatch-e2e-fleet.png"), fullPage: true });
+  });
+
+  it("shows a server's new tool count without a reload when its tools change", async () => {
+    const row = page.getByTestId("server-row-e2e-fixture");
+    await expect.poll(() => row.getByTestId("tool-count").innerText(), { timeout: 30_000 }).toBe("2");
+    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    writeFixtureState(statePath(), { tools: [tool("alpha"), tool("beta"), tool("gamma")] });
+    await expect.poll(() => row.getByTestId("tool-count").innerText(), { timeout: 20_000 }).toBe("3");
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  });
+
+  it("opens a server page with its tools and a timeline that grows live", async () => {
+    await page.getByTestId("server-row-e2e-fixture").getByRole("link").click();
+    await page.getByRole("heading", { name: /Current tools \(3\)/ }).waitFor({ timeout: 20_000 });
+    await page.getByRole("heading", { name: /^gamma/ }).waitFor({ timeout: 5_000 });
+    const items = page.getByTestId("timeline-item");
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(2);
+    writeFixtureState(statePath(), { tools: [tool("alpha"), { ...tool("beta"), description: "The beta tool\u200b now with a hidden character" }, tool("gamma")] });
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => page.locator("mark.hidden-char").first().innerText(), { timeout: 20_000 }).toContain("ZERO WIDTH SPACE");
+    await page.screenshot({ path: path.join(os.tmpdir(), "toolwatch-e2e-server.png"), fullPage: true });
+  });
+});
