@@ -41,7 +41,8 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
   });
-  fs.writeFileSync(STAMP, JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }));
+  // Next may rewrite tsconfig.json during the build; stamp what the inputs are now.
+  fs.writeFileSync(STAMP, JSON.stringify({ fingerprint: buildFingerprint(), builtAt: new Date().toISOString() }));
   log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return "built";
 }

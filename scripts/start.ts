@@ -10,12 +10,17 @@ const supervisor = fork(path.join(import.meta.dirname, "supervisor.ts"), process
   execArgv: ["--import", "tsx"],
 });
 
+// If our output pipe goes away (e.g. `npm start | tee log` and Ctrl-C kills tee), keep going:
+// the shutdown below must still reach the supervisor.
+process.stdout.on("error", () => undefined);
+process.stderr.on("error", () => undefined);
+
 let asked = 0;
 const stop = (signal: string) => {
   asked++;
   if (asked === 1) {
-    console.log(`\n[toolwatch] ${signal}: shutting down (press Ctrl-C again to force)`);
     supervisor.send({ type: "shutdown", signal });
+    console.log(`\n[toolwatch] ${signal}: shutting down (press Ctrl-C again to force)`);
   } else {
     supervisor.kill("SIGKILL");
     process.exit(130);

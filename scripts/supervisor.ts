@@ -13,6 +13,8 @@ import { migrateDeploy } from "./migrate-engine";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
 const log = (line: string) => console.log(`[toolwatch] ${line}`);
+process.stdout.on("error", () => undefined); // a closed output pipe must not stop an orderly shutdown
+process.stderr.on("error", () => undefined);
 const env = loadEnv();
 
 let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
@@ -43,23 +45,45 @@ const childEnv = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? "developme
 const node = JSON.stringify(process.execPath);
 const { result, commands } = concurrently(
   [
-    { name: "web", command: `${node} --import tsx server.ts`, env: childEnv, prefixColor: "blue" },
+    { name: "web", command: `exec ${node} --import tsx server.ts`, env: childEnv, prefixColor: "blue" },
     {
       name: "worker",
-      command: dev ? `${node} --import tsx --watch worker/main.ts` : `${node} --import tsx worker/main.ts`,
+      command: dev ? `exec ${node} --import tsx --watch worker/main.ts` : `exec ${node} --import tsx worker/main.ts`,
       env: childEnv,
       prefixColor: "magenta",
     },
   ],
-  { cwd: ROOT, prefix: "name", killOthersOn: ["failure", "success"], killSignal: "SIGTERM", handleInput: false },
+  { cwd: ROOT, prefix: "name", handleInput: false },
 );
 
+// Signal each process itself (not its tree): the worker stops its own demo servers in order.
+const terminate = () => {
+  for (const command of commands) {
+    if (command.pid && command.state === "started") {
+      try {
+        process.kill(command.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+  }
+};
 let shuttingDown = false;
+let crashed: CloseEvent | undefined;
 const shutdown = () => {
   if (shuttingDown) return;
   shuttingDown = true;
-  for (const command of commands) command.kill("SIGTERM");
+  terminate();
 };
+// If one process dies on its own, stop the other: half a product must not look healthy.
+for (const command of commands) {
+  command.close.subscribe((event) => {
+    if (shuttingDown || crashed) return;
+    crashed = event;
+    log(`${event.command.name} exited on its own (code ${String(event.exitCode)}); stopping the rest`);
+    terminate();
+  });
+}
 process.on("message", (msg: { type?: string }) => msg?.type === "shutdown" && shutdown());
 process.on("disconnect", shutdown); // the npm start process is gone: do not linger
 
@@ -69,6 +93,5 @@ if (shuttingDown) {
   log("stopped; history is kept in the database");
   process.exit(0);
 }
-const first = events.find((e) => e.exitCode !== 0) ?? events[0];
-log(`${first?.command.name ?? "a process"} exited (code ${String(first?.exitCode)}); stopped the rest`);
+log(`stopped because ${crashed?.command.name ?? events[0]?.command.name ?? "a process"} exited (code ${String(crashed?.exitCode ?? events[0]?.exitCode)})`);
 process.exit(1);
