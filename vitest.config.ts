@@ -13,6 +13,7 @@ const testEnv = {
 export default defineConfig({
   test: {
     projects: [
+      { test: { name: "static", include: ["tests/static/**/*.test.ts"], testTimeout: 180_000 } },
       { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv } },
       {
         test: {

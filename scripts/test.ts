@@ -34,6 +34,6 @@ if (fs.existsSync(report)) {
 }
 // A run that failed outside any test (setup error, crash) must not read as green.
 if (code !== 0 && failed === 0) failed = 1;
-console.log(`\ntests: ${tiers.length ? tiers.join(", ") : "unit, integration, e2e"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`\ntests: ${tiers.length ? tiers.join(", ") : "static, unit, integration, e2e"} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(code !== 0 ? code : failed > 0 ? 1 : 0);
