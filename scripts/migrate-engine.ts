@@ -51,8 +51,23 @@ function loadWasm(): Promise<void> {
   })());
 }
 
-/** Runs `fn` with a fresh engine, then frees it and every connection/shadow database it made. */
-async function withEngine<T>(
+// The WASM module is one instance per process and is not reentrant: two engines working at once
+// (e.g. two test projects migrating their databases in parallel) corrupt its memory and panic.
+let engineQueue: Promise<unknown> = Promise.resolve();
+
+/** Runs `fn` with a fresh engine, one at a time per process; frees it and all it made. */
+function withEngine<T>(
+  databaseUrl: string,
+  what: string,
+  schemaFiles: SchemaContainer[] | undefined,
+  fn: (engine: bg.SchemaEngine) => Promise<T>,
+): Promise<T> {
+  const run = engineQueue.then(() => withEngineNow(databaseUrl, what, schemaFiles, fn));
+  engineQueue = run.catch(() => undefined);
+  return run;
+}
+
+async function withEngineNow<T>(
   databaseUrl: string,
   what: string,
   schemaFiles: SchemaContainer[] | undefined,

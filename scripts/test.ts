@@ -24,9 +24,18 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 if (fs.existsSync(report)) {
-  const json = JSON.parse(fs.readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  const json = JSON.parse(fs.readFileSync(report, "utf8")) as {
+    success: boolean;
+    numTotalTests: number;
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+  };
   passed = json.numPassedTests;
   failed = json.numFailedTests;
+  // A crashed global setup can leave vitest with zero tests run and even exit 0: that is a failure.
+  if (!json.success || json.numTotalTests === 0) failed = Math.max(1, failed);
   skipped = json.numPendingTests + json.numTodoTests;
   fs.rmSync(path.dirname(report), { recursive: true, force: true });
 } else {

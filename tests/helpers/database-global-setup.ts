@@ -1,9 +1,9 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../scripts/embedded-postgres";
 import { migrateDeploy } from "../../scripts/migrate-engine";
+import { traversableTmpBase } from "./tmp";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -13,7 +13,7 @@ declare module "vitest" {
 
 /** A real, throwaway Postgres per test run, migrated with the same engine `npm start` uses. */
 export default async function setup(project: TestProject) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-test-pg-"));
+  const dataDir = fs.mkdtempSync(path.join(traversableTmpBase(), "toolwatch-test-pg-"));
   const pg = await startEmbeddedPostgres({ dataDir: path.join(dataDir, "data"), persistent: false, database: "toolwatch_test" });
   await migrateDeploy(pg.url);
   project.provide("databaseUrl", pg.url);

@@ -1,10 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/embedded-postgres";
 import { migrateDeploy, migrateDev } from "../../scripts/migrate-engine";
+import { traversableTmpBase } from "../helpers/tmp";
 
 // Own throwaway cluster rather than the shared test database: this test needs a database that has
 // never been migrated, to see the first deploy apply everything.
@@ -19,7 +19,7 @@ describe("prisma migrations through the WASM schema engine", () => {
   let db: EmbeddedPostgres;
 
   beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-migrations-test-"));
+    tmp = fs.mkdtempSync(path.join(traversableTmpBase(), "toolwatch-migrations-test-"));
     db = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), persistent: false, database: "migrations_test" });
   });
 
@@ -36,6 +36,18 @@ describe("prisma migrations through the WASM schema engine", () => {
     expect(first.applied).toEqual(onDisk);
     const second = await migrateDeploy(db.url);
     expect(second.applied).toEqual([]);
+  });
+
+  it("deploys to two databases at once (the WASM engine is shared per process, so calls queue)", async () => {
+    const admin = new pg.Client(db.url);
+    await admin.connect();
+    await admin.query("CREATE DATABASE concurrent_a");
+    await admin.query("CREATE DATABASE concurrent_b");
+    await admin.end();
+    const urlFor = (name: string) => db.url.replace(/\/migrations_test$/, `/${name}`);
+    const [a, b] = await Promise.all([migrateDeploy(urlFor("concurrent_a")), migrateDeploy(urlFor("concurrent_b"))]);
+    expect(a.applied.length).toBeGreaterThan(0);
+    expect(b.applied).toEqual(a.applied);
   });
 
   it("creates the tables and records the migrations like prisma migrate", async () => {
