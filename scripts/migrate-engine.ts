@@ -28,13 +28,17 @@ declare global {
   var PRISMA_WASM_PANIC_REGISTRY: { set_message(message: string): void } | undefined;
 }
 
-let wasmReady: Promise<void> | undefined;
+// Process-wide, not module-wide: test runners can load this file more than once (one copy per
+// project), yet the JS glue from node_modules is a single instance holding one wasm memory. A second
+// instantiation would swap that memory under a running engine and make it panic.
+type EngineState = { wasmReady?: Promise<void>; queue: Promise<unknown> };
+const shared = ((globalThis as { __toolwatchSchemaEngine?: EngineState }).__toolwatchSchemaEngine ??= { queue: Promise.resolve() });
 let lastPanic: string | undefined;
 
 // The package's main entry does `import "./schema_engine_bg.wasm"`, which Node 20 cannot load, so we
 // instantiate the wasm ourselves against the JS glue module. Once per process (5 MB module).
 function loadWasm(): Promise<void> {
-  return (wasmReady ??= (async () => {
+  return (shared.wasmReady ??= (async () => {
     globalThis.PRISMA_WASM_PANIC_REGISTRY = {
       set_message(message) {
         lastPanic = message;
@@ -51,9 +55,8 @@ function loadWasm(): Promise<void> {
   })());
 }
 
-// The WASM module is one instance per process and is not reentrant: two engines working at once
-// (e.g. two test projects migrating their databases in parallel) corrupt its memory and panic.
-let engineQueue: Promise<unknown> = Promise.resolve();
+// The wasm module is not reentrant: two engines working at once (e.g. two test projects migrating
+// their databases in parallel) corrupt its memory and panic. Calls queue process-wide.
 
 /** Runs `fn` with a fresh engine, one at a time per process; frees it and all it made. */
 function withEngine<T>(
@@ -62,8 +65,8 @@ function withEngine<T>(
   schemaFiles: SchemaContainer[] | undefined,
   fn: (engine: bg.SchemaEngine) => Promise<T>,
 ): Promise<T> {
-  const run = engineQueue.then(() => withEngineNow(databaseUrl, what, schemaFiles, fn));
-  engineQueue = run.catch(() => undefined);
+  const run = shared.queue.then(() => withEngineNow(databaseUrl, what, schemaFiles, fn));
+  shared.queue = run.catch(() => undefined);
   return run;
 }
 
@@ -118,7 +121,7 @@ function engineError(
   if (lastPanic) {
     detail = `schema engine panicked: ${lastPanic}\n${detail}`;
     lastPanic = undefined;
-    wasmReady = undefined; // a panicked wasm instance is not safe to reuse
+    shared.wasmReady = undefined; // a panicked wasm instance is not safe to reuse
   }
   return new Error(`${what} failed${e.code ? ` (${e.code})` : ""}: ${detail}`, { cause: error });
 }
