@@ -3,7 +3,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "../../scripts/embedded-postgres";
 import { migrateDeploy } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "./tmp";
+import { traversableTmpBase } from "../../scripts/traversable-tmp";
 
 declare module "vitest" {
   export interface ProvidedContext {

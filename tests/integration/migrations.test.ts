@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/embedded-postgres";
 import { migrateDeploy, migrateDev } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "../helpers/tmp";
+import { traversableTmpBase } from "../../scripts/traversable-tmp";
 
 // Own throwaway cluster rather than the shared test database: this test needs a database that has
 // never been migrated, to see the first deploy apply everything.
