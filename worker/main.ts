@@ -27,11 +27,17 @@ const scheduler = new Scheduler(
   key,
   workerId,
   {
-    connectTimeoutMs: env.TOOLWATCH_CONNECT_TIMEOUT_MS,
-    requestTimeoutMs: env.TOOLWATCH_REQUEST_TIMEOUT_MS,
-    maxPages: env.TOOLWATCH_MAX_PAGES,
-    debounceMs: env.TOOLWATCH_DEBOUNCE_MS,
-    backoffMaxMs: env.TOOLWATCH_BACKOFF_MAX_MS,
+    discovery: {
+      connectTimeoutMs: env.TOOLWATCH_CONNECT_TIMEOUT_MS,
+      requestTimeoutMs: env.TOOLWATCH_REQUEST_TIMEOUT_MS,
+      maxPages: env.TOOLWATCH_MAX_PAGES,
+      debounceMs: env.TOOLWATCH_DEBOUNCE_MS,
+      backoffMaxMs: env.TOOLWATCH_BACKOFF_MAX_MS,
+      maxMessageBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES,
+    },
+    leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
+    liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
+    stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
   },
   log,
 );
@@ -60,12 +66,15 @@ const heartbeat = setInterval(() => {
   recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
 }, env.TOOLWATCH_HEARTBEAT_MS);
 
-// Added or edited servers start within a moment (NOTIFY); the timer catches anything missed.
+// Added or edited servers start within a moment (NOTIFY); the lease tick renews, takes over
+// servers of dead workers and catches anything a NOTIFY missed.
 const listener = listenForEvents(url, (event) => {
-  if (event.type === "server:changed") void scheduler.reconcile();
+  if (event.type === "server:changed") void scheduler.tick();
 }, log);
-const reconcileTimer = setInterval(() => void scheduler.reconcile(), env.TOOLWATCH_RECONCILE_MS);
-await scheduler.reconcile();
+// Workers starting together (deploys, restarts) should not all grab servers in the same instant.
+await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, scheduler.tickIntervalMs)));
+const reconcileTimer = setInterval(() => void scheduler.tick(), scheduler.tickIntervalMs);
+await scheduler.tick();
 log(`worker ${workerId} watching ${scheduler.size} server(s)`);
 
 let stopping = false;

@@ -3,8 +3,11 @@ import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
 
-/** Binds one discovery session to the database, inside the server's own tenant. */
-export function createSessionSink(ctx: ServiceContext, serverId: string, workerId: string, log: (line: string) => void): DiscoverySink {
+/**
+ * Binds one discovery session to the database, inside the server's own tenant. Every write is
+ * fenced by this worker's lease, so a worker that lost a server can no longer write for it.
+ */
+export function createSessionSink(ctx: ServiceContext, serverId: string, workerId: string, configHash: string, log: (line: string) => void): DiscoverySink {
   return {
     log,
     state: (change) =>
@@ -14,6 +17,7 @@ export function createSessionSink(ctx: ServiceContext, serverId: string, workerI
         error: change.error,
         connectedAt: change.connectedAt,
         workerId,
+        leaseHolder: workerId,
         ...(change.facts
           ? {
               era: change.facts.era,
@@ -21,14 +25,13 @@ export function createSessionSink(ctx: ServiceContext, serverId: string, workerI
               serverInfo: change.facts.serverInfo,
               capabilities: change.facts.capabilities,
               instructions: change.facts.instructions,
+              transportUsed: change.facts.transportUsed,
+              verdict: { value: change.facts.verdict, configHash },
             }
           : {}),
       }),
     listing: async (listing, { trigger, facts }) => {
-      if (listing.dropped.length) {
-        log(`dropped ${listing.dropped.length} malformed tool(s): ${listing.dropped.map((d) => `page ${d.page} #${d.index} ${d.reason}`).join("; ")}`);
-      }
-      if (listing.duplicateNames.length) log(`duplicate tool names in one list: ${listing.duplicateNames.join(", ")}`);
+      for (const warning of listing.warnings) log(`warning: ${warning}`);
       const result = await recordSnapshot(ctx, {
         serverId,
         tools: listing.tools,
@@ -38,8 +41,11 @@ export function createSessionSink(ctx: ServiceContext, serverId: string, workerI
         serverVersion: facts.serverInfo?.version ?? null,
         ttlMs: listing.ttlMs,
         cacheScope: listing.cacheScope,
+        diagnostics: { pages: listing.pages, restarts: listing.restarts, dropped: listing.dropped, duplicateNames: listing.duplicateNames, warnings: listing.warnings, transport: facts.transportUsed },
+        leaseHolder: workerId,
       });
-      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger})`);
+      await updateSessionState(ctx, serverId, { warnings: listing.warnings, leaseHolder: workerId });
+      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s))`);
     },
   };
 }

@@ -2,10 +2,10 @@ import type { ServerConnectionConfig } from "../servers/server-config";
 import type { SnapshotTrigger } from "../snapshots/record-snapshot";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
 import { describeError } from "./discovery-error";
-import { openConnection, type ConnectionFacts, type OpenConnection } from "./open-connection";
-import type { ToolListing } from "./walk-tool-pages";
+import { openConnection, type ConnectionFacts, type EraMode, type EraVerdict, type Listing, type OpenConnection } from "./open-connection";
+import { nextStatus, type SessionEvent, type SessionStatusName } from "./session-status";
 
-export type SessionStatusName = "connecting" | "live" | "polling" | "degraded" | "down" | "stopped";
+export type { SessionStatusName };
 
 export type SessionStateChange = {
   status?: SessionStatusName;
@@ -18,7 +18,7 @@ export type SessionStateChange = {
 /** Where a session reports; the worker binds it to the database. Failures here are logged, never fatal. */
 export type DiscoverySink = {
   state(change: SessionStateChange): Promise<void>;
-  listing(listing: ToolListing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts }): Promise<void>;
+  listing(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts }): Promise<void>;
   log(line: string): void;
 };
 
@@ -27,35 +27,52 @@ export type DiscoveryOptions = {
   requestTimeoutMs: number;
   maxPages: number;
   debounceMs: number;
+  /** Longest a burst of list_changed may postpone a re-list (default max(2 s, 5 × debounce)). */
+  debounceMaxWaitMs?: number;
   pollIntervalMs: number;
   backoffMaxMs: number;
-  /** Consecutive failed attempts after which a degraded server counts as down. */
+  era?: EraMode;
+  /** The era verdict stored from an earlier connection; reused as the SDK's `prior`. */
+  verdict?: EraVerdict;
+  fetch?: typeof fetch;
+  maxMessageBytes?: number;
+  /** Consecutive failed attempts after which a degraded server counts as down (default 3). */
   downAfterFailures?: number;
 };
 
+const RELISTEN_ATTEMPTS = 3;
+
 /**
  * One long-lived discovery session per server: connect → list every page → stay subscribed to
- * list_changed (debounced, single-flight with one queued re-run) → poll as a fallback → on any
+ * list_changed (debounced, single flight with one queued re-run) → poll as a fallback → on any
  * loss reconnect with backoff. The loop never throws; every failure becomes recorded state.
  */
 export class DiscoverySession {
   private readonly stopController = new AbortController();
   private loop: Promise<void> | undefined;
   private conn: OpenConnection | undefined;
+  private status: SessionStatusName = "pending";
   private refreshing: Promise<void> | undefined;
   private queued: SnapshotTrigger | undefined;
   private debounceTimer: NodeJS.Timeout | undefined;
+  private burstStartedAt = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private freshUntil = 0;
+  private lastTtlMs: number | null = null;
   private failures = 0;
-  /** Set when we close the connection ourselves after a failed refresh, so the real cause is kept. */
+  private verdict: EraVerdict | undefined;
+  /** Set when we close the connection ourselves after a failure, so the real cause is kept. */
   private closeCause: { code: string; message: string } | undefined;
+  /** Counters for tests and diagnostics. */
+  readonly stats = { listings: 0, notifications: 0, connects: 0 };
 
   constructor(
     readonly config: ServerConnectionConfig,
     private readonly opts: DiscoveryOptions,
     private readonly sink: DiscoverySink,
-  ) {}
+  ) {
+    this.verdict = opts.verdict;
+  }
 
   start(): void {
     this.loop ??= this.run();
@@ -67,7 +84,7 @@ export class DiscoverySession {
     clearTimeout(this.pollTimer);
     await this.conn?.close();
     await this.loop;
-    await this.report({ status: "stopped", reason: "session stopped" });
+    await this.transition({ kind: "stop" }, "session stopped");
   }
 
   /** Manual refresh (API / UI): re-list now, bypassing TTL freshness. */
@@ -83,45 +100,44 @@ export class DiscoverySession {
   private async run(): Promise<void> {
     let everConnected = false;
     while (!this.stopping) {
-      await this.report({ status: this.failures === 0 ? "connecting" : undefined, reason: "connecting" });
-      let lostReason: string | undefined;
+      await this.transition({ kind: "start" }, this.failures ? `reconnecting (attempt ${this.failures + 1})` : "connecting");
       try {
         this.conn = await openConnection(this.config, {
           connectTimeoutMs: this.opts.connectTimeoutMs,
           requestTimeoutMs: this.opts.requestTimeoutMs,
           maxPages: this.opts.maxPages,
+          era: this.opts.era,
+          prior: this.verdict,
+          fetch: this.opts.fetch,
+          maxMessageBytes: this.opts.maxMessageBytes,
           onListChanged: () => this.onListChanged(),
+          onSubscriptionEnded: (why) => void this.relisten(why),
+          onChannelLost: (why) => void this.transition({ kind: "channel-lost" }, why),
           onLog: (line) => this.sink.log(line),
         });
+        this.stats.connects++;
         if (this.stopping) break;
-        const facts = this.conn.facts;
+        this.verdict = this.conn.facts.verdict;
         await this.takeListing(everConnected ? "reconnect" : "connect");
         everConnected = true;
         this.failures = 0;
-        await this.report({
-          status: facts.pushChannel ? "live" : "polling",
-          reason: facts.pushChannel ? "subscribed to list_changed" : "server pushes no changes; polling",
-          error: null,
-          facts,
-          connectedAt: new Date(),
-        });
+        const facts = this.conn.facts;
+        await this.transition(
+          { kind: "connected", push: facts.pushChannel },
+          facts.pushChannel ? `subscribed to list_changed (${facts.transportUsed}, ${facts.era} era)` : "server pushes no changes; polling",
+          { error: null, facts, connectedAt: new Date() },
+        );
         this.schedulePoll();
-        lostReason = await Promise.race([this.conn.closed, abortPromise(this.stopController.signal)]);
+        const lostReason = await Promise.race([this.conn.closed, abortPromise(this.stopController.signal)]);
         if (this.stopping) break;
         this.failures = 1;
         const cause = this.closeCause ?? { code: "CONNECTION_LOST", message: lostReason };
         this.closeCause = undefined;
-        await this.report({ status: "degraded", reason: cause.message, error: cause });
+        await this.fail(cause);
       } catch (error) {
         if (this.stopping) break;
         this.failures++;
-        const described = describeError(error);
-        const down = this.failures >= (this.opts.downAfterFailures ?? 3);
-        await this.report({
-          status: down ? "down" : "degraded",
-          reason: `${described.code}: attempt ${this.failures} failed`,
-          error: described,
-        });
+        await this.fail(describeError(error));
       } finally {
         clearTimeout(this.pollTimer);
         clearTimeout(this.debounceTimer);
@@ -133,17 +149,46 @@ export class DiscoverySession {
   }
 
   private onListChanged(): void {
-    // The notification carries no diff and a fresh TTL must not hide it: re-list after the storm settles.
+    // A notification carries no diff, and a fresh TTL must not hide it. Coalesce a burst into
+    // one re-list, but never postpone it past maxWait, so a server that never stops still gets listed.
+    this.stats.notifications++;
     this.freshUntil = 0;
+    const now = Date.now();
+    if (!this.debounceTimer) this.burstStartedAt = now;
+    const maxWait = this.opts.debounceMaxWaitMs ?? Math.max(2_000, 5 * this.opts.debounceMs);
+    const delay = Math.max(0, Math.min(this.opts.debounceMs, this.burstStartedAt + maxWait - now));
     clearTimeout(this.debounceTimer);
-    this.debounceTimer = setTimeout(() => void this.requestRefresh("list_changed"), this.opts.debounceMs);
+    this.debounceTimer = setTimeout(() => {
+      this.debounceTimer = undefined;
+      void this.requestRefresh("list_changed");
+    }, delay);
+  }
+
+  /** Modern listen streams are not resumable: open a new one (with backoff), then re-list. */
+  private async relisten(why: string): Promise<void> {
+    for (let attempt = 1; attempt <= RELISTEN_ATTEMPTS && this.conn && !this.stopping; attempt++) {
+      await sleep(backoffDelayMs(attempt, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
+      try {
+        await this.conn?.relisten();
+        this.sink.log(`listen stream ended (${why}); re-subscribed`);
+        await this.requestRefresh("relisten");
+        return;
+      } catch (error) {
+        this.sink.log(`re-listen attempt ${attempt} failed: ${describeError(error).message}`);
+      }
+    }
+    if (this.conn && !this.stopping) {
+      this.closeCause = { code: "LISTEN_LOST", message: `listen stream ended (${why}) and could not be reopened` };
+      await this.conn.close();
+    }
   }
 
   private schedulePoll(): void {
     clearTimeout(this.pollTimer);
     this.pollTimer = setTimeout(() => {
-      if (Date.now() < this.freshUntil) this.schedulePoll();
-      else void this.requestRefresh("poll").finally(() => this.schedulePoll());
+      if (Date.now() < this.freshUntil) return this.schedulePoll();
+      const trigger = this.lastTtlMs ? "ttl_expiry" : "poll";
+      void this.requestRefresh(trigger).finally(() => this.schedulePoll());
     }, jitter(this.opts.pollIntervalMs));
   }
 
@@ -178,6 +223,8 @@ export class DiscoverySession {
     const conn = this.conn;
     if (!conn) return;
     const listing = await conn.listTools();
+    this.stats.listings++;
+    this.lastTtlMs = listing.ttlMs;
     this.freshUntil = listing.ttlMs ? Date.now() + listing.ttlMs : 0;
     try {
       await this.sink.listing(listing, { trigger, facts: conn.facts });
@@ -186,9 +233,20 @@ export class DiscoverySession {
     }
   }
 
-  private async report(change: SessionStateChange): Promise<void> {
+  private fail(cause: { code: string; message: string }): Promise<void> {
+    const downAfter = this.opts.downAfterFailures ?? 3;
+    return this.transition({ kind: "failed", consecutiveFailures: this.failures, downAfter }, `${cause.code}: attempt ${this.failures} failed`, {
+      error: cause,
+    });
+  }
+
+  private async transition(event: SessionEvent, reason: string, extra: Omit<SessionStateChange, "status" | "reason"> = {}): Promise<void> {
+    const status = nextStatus(this.status, event);
+    const changed = status !== this.status;
+    this.status = status;
+    if (!changed && Object.keys(extra).length === 0) return;
     try {
-      await this.sink.state(change);
+      await this.sink.state({ ...(changed || extra.facts ? { status, reason } : {}), ...extra });
     } catch (error) {
       this.sink.log(`could not store session state: ${describeError(error).message}`);
     }

@@ -1,10 +1,16 @@
-import { Client } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ServerConnectionConfig } from "../servers/server-config";
-import { createTransport } from "./node/create-transport";
-import { walkToolPages, type ToolListing } from "./walk-tool-pages";
+import { DiscoveryError } from "./discovery-error";
+import { instrumentTransport, type WireCapture } from "./instrument-transport";
+import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
+import { walkToolPages, type RawToolPage, type ToolListing } from "./walk-tool-pages";
 
 export const CLIENT_INFO = { name: "toolwatch", version: "0.1.0" };
+
+export type EraMode = "auto" | "legacy" | "modern";
+/** A stored era verdict, handed back to the SDK as `prior` so a reconnect needs no probe. */
+export type EraVerdict = { kind: "legacy" } | { kind: "modern"; discover: Record<string, unknown> };
 
 export type ConnectionFacts = {
   era: string | null;
@@ -12,81 +18,136 @@ export type ConnectionFacts = {
   serverInfo: { name?: string; version?: string; title?: string } | null;
   capabilities: Record<string, unknown> | null;
   instructions: string | null;
+  transportUsed: "stdio" | HttpKind;
+  verdict: EraVerdict;
   /** Whether the server will push tools/list_changed to us on this connection. */
   pushChannel: boolean;
 };
 
+export type Listing = ToolListing & { warnings: string[] };
+
 export type OpenConnection = {
   facts: ConnectionFacts;
-  listTools(): Promise<ToolListing>;
+  /** Every page, complete or an error; restarts if a list_changed lands mid-walk. */
+  listTools(): Promise<Listing>;
+  /** Modern era: open a new listen stream after the previous one ended. */
+  relisten(): Promise<void>;
   /** Resolves with a reason once the connection is gone (closed, deaf, or failed). */
   closed: Promise<string>;
   close(): Promise<void>;
 };
 
-// Lenient on purpose: the SDK rejects a whole page for one malformed tool; we salvage per item.
-const LoosePage = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().nullish(),
-  ttlMs: z.number().optional(),
-  cacheScope: z.string().optional(),
-});
+export type ConnectOptions = TransportOptions & {
+  connectTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxPages: number;
+  era?: EraMode;
+  prior?: EraVerdict;
+  onListChanged: () => void;
+  /** The modern listen stream ended (why: "graceful" | "remote"); the connection itself may live on. */
+  onSubscriptionEnded?: (why: string) => void;
+  /** Notifications can no longer arrive (e.g. the legacy GET stream was refused or exhausted). */
+  onChannelLost?: (why: string) => void;
+  onLog?: (line: string) => void;
+};
 
-export async function openConnection(
-  config: ServerConnectionConfig,
-  opts: { connectTimeoutMs: number; requestTimeoutMs: number; maxPages: number; onListChanged: () => void; onLog?: (line: string) => void },
-): Promise<OpenConnection> {
-  const { transport, stderrTail } = createTransport(config);
+// Lenient on purpose: the SDK would reject a whole page for one malformed tool; we salvage per item.
+const LoosePage = z.looseObject({ tools: z.array(z.unknown()) });
+
+/**
+ * Connects with the right transport and era. Streamable HTTP that is refused (404/405/400
+ * without a JSON-RPC body) falls back to legacy HTTP+SSE with a fresh client; a stored era
+ * verdict is reused, and dropped for a fresh probe when it no longer holds.
+ */
+export async function openConnection(config: ServerConnectionConfig, opts: ConnectOptions): Promise<OpenConnection> {
+  const kinds: Array<"stdio" | HttpKind> = config.transport === "streamable_http" ? ["streamable_http", "sse"] : [config.transport];
+  let firstError: unknown;
+  for (const kind of kinds) {
+    try {
+      return await connectWithPrior(config, kind, opts);
+    } catch (error) {
+      firstError ??= error;
+      if (kind === "streamable_http" && refusedByStreamableHttp(error)) {
+        opts.onLog?.(`Streamable HTTP refused (${(error as Error).message}); trying legacy HTTP+SSE`);
+        continue;
+      }
+      throw error === firstError ? error : withNote(firstError, `HTTP+SSE fallback also failed: ${(error as Error).message}`);
+    }
+  }
+  throw firstError;
+}
+
+async function connectWithPrior(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions): Promise<OpenConnection> {
+  if (!opts.prior || opts.era === "legacy" || opts.era === "modern") return connectOnce(config, kind, opts, undefined);
+  try {
+    return await connectOnce(config, kind, opts, opts.prior);
+  } catch (error) {
+    if (isOutage(error)) throw error;
+    // The stored verdict no longer holds (server upgraded or downgraded): probe again.
+    opts.onLog?.(`stored ${opts.prior.kind} era verdict failed (${(error as Error).message}); probing again`);
+    return connectOnce(config, kind, opts, undefined);
+  }
+}
+
+async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, prior: EraVerdict | undefined): Promise<OpenConnection> {
+  const { transport, stderrTail } = createTransport(config, kind, opts);
+  const capture = instrumentTransport(transport);
+  const era = opts.era ?? "auto";
   const client = new Client(CLIENT_INFO, {
-    versionNegotiation: { mode: "auto", probe: { timeoutMs: Math.min(opts.connectTimeoutMs, 10_000) } },
+    versionNegotiation:
+      era === "legacy"
+        ? { mode: "legacy" }
+        : era === "modern"
+          ? { mode: { pin: "2026-07-28" } }
+          : { mode: "auto", probe: { timeoutMs: Math.min(opts.connectTimeoutMs, 10_000) } },
     listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() } },
   });
   let settle!: (reason: string) => void;
   const closed = new Promise<string>((resolve) => (settle = resolve));
   client.onclose = () => settle(withStderr("connection closed", stderrTail()));
   client.onerror = (error) => {
-    // A Streamable HTTP GET stream that ran out of retries leaves the client connected but deaf.
-    if (/Maximum reconnection attempts/i.test(error.message)) settle("notification stream lost: " + error.message);
-    else opts.onLog?.(`transport error: ${error.message}`);
+    const message = error.message;
+    if (/Maximum reconnection attempts/i.test(message)) settle(`notification stream lost: ${message}`);
+    else if (/Failed to open SSE stream|405/i.test(message)) opts.onChannelLost?.(`server offers no notification stream (${message})`);
+    else opts.onLog?.(`transport error: ${message}`);
   };
 
   try {
-    await client.connect(transport, { timeout: opts.connectTimeoutMs });
+    await client.connect(transport, { timeout: opts.connectTimeoutMs, ...(prior ? { prior: prior as never } : {}) });
   } catch (error) {
     await client.close().catch(() => undefined);
-    const tail = stderrTail();
-    if (tail && error instanceof Error) error.message = withStderr(error.message, tail);
-    throw error;
+    throw connectError(error, opts.connectTimeoutMs, stderrTail());
   }
 
-  const era = client.getProtocolEra() ?? null;
+  const negotiatedEra = client.getProtocolEra() ?? "legacy";
   const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
-  const subscription = client.autoOpenedSubscription;
   const advertised = Boolean((capabilities?.tools as { listChanged?: boolean } | undefined)?.listChanged);
-  const pushChannel = era === "modern" ? Boolean(subscription?.honoredFilter.toolsListChanged) : advertised;
-  // The SDK never re-listens; a listen stream the server ends means we must reconnect to hear again.
-  void subscription?.closed.then((why) => {
-    if (why !== "local") settle(`change subscription ended (${why})`);
-  });
-
+  const watch = (subscription: typeof client.autoOpenedSubscription) => {
+    void subscription?.closed.then((why) => {
+      if (why !== "local") opts.onSubscriptionEnded?.(why);
+    });
+  };
+  watch(client.autoOpenedSubscription);
   const info = client.getServerVersion();
+  const discover = client.getDiscoverResult?.() as Record<string, unknown> | undefined;
+
   return {
     facts: {
-      era,
+      era: negotiatedEra,
       protocolVersion: client.getNegotiatedProtocolVersion() ?? null,
       serverInfo: info ? { name: info.name, version: info.version, ...(info.title ? { title: info.title } : {}) } : null,
       capabilities,
       instructions: client.getInstructions() ?? null,
-      pushChannel,
+      transportUsed: kind,
+      verdict: negotiatedEra === "modern" && discover ? { kind: "modern", discover } : { kind: "legacy" },
+      pushChannel: negotiatedEra === "modern" ? Boolean(client.autoOpenedSubscription?.honoredFilter.toolsListChanged) : advertised,
     },
-    listTools: () =>
-      walkToolPages(
-        (cursor) =>
-          client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, LoosePage, {
-            timeout: opts.requestTimeoutMs,
-          }),
-        { maxPages: opts.maxPages },
-      ),
+    listTools: () => listAllTools(client, capture, negotiatedEra, opts),
+    relisten: async () => {
+      const subscription = await client.listen({ toolsListChanged: true }, { timeout: opts.requestTimeoutMs });
+      if (!subscription.honoredFilter.toolsListChanged) throw new DiscoveryError("LISTEN_REFUSED", "the server no longer honours toolsListChanged");
+      watch(subscription);
+    },
     closed,
     close: async () => {
       await client.close().catch(() => undefined);
@@ -94,6 +155,64 @@ export async function openConnection(
   };
 }
 
-function withStderr(message: string, tail: string): string {
-  return tail ? `${message}; server stderr: ${tail.split("\n").slice(-5).join(" | ")}` : message;
+async function listAllTools(client: Client, capture: WireCapture, era: string, opts: ConnectOptions): Promise<Listing> {
+  const warnings = new Set<string>();
+  const fetchPage = async (cursor: string | undefined): Promise<RawToolPage> => {
+    const params = cursor === undefined ? {} : { cursor };
+    let result: Record<string, unknown>;
+    try {
+      const decoded = await client.request({ method: "tools/list", params }, LoosePage, { timeout: opts.requestTimeoutMs });
+      result = capture.lastToolsListResult ?? decoded;
+    } catch (error) {
+      // The SDK validates the whole result before our lenient schema: fall back to the raw wire.
+      if (!(error instanceof SdkError && error.code === "INVALID_RESULT" && capture.lastToolsListResult)) throw error;
+      result = capture.lastToolsListResult;
+      warnings.add(`the SDK rejected a tools/list page (${error.message.slice(0, 200)}); salvaged from the raw result`);
+    }
+    if (era === "modern") {
+      const missing = ["resultType", "ttlMs", "cacheScope"].filter((f) => result[f] === undefined);
+      if (missing.length) warnings.add(`NON_CONFORMING: 2026-07-28 tools/list result lacks ${missing.join(", ")}`);
+    }
+    return result as RawToolPage;
+  };
+  const listing = await walkToolPages(fetchPage, { maxPages: opts.maxPages, changeCount: () => capture.listChangedSeen });
+  for (const d of listing.dropped) warnings.add(`dropped item ${d.index} of page ${d.page}: ${d.reason}`);
+  if (listing.duplicateNames.length) warnings.add(`DUPLICATE_NAMES: ${listing.duplicateNames.join(", ")}`);
+  return { ...listing, warnings: [...warnings] };
 }
+
+function statusOf(error: unknown): number | undefined {
+  const e = error as { status?: unknown; data?: { status?: unknown } };
+  const status = e?.status ?? e?.data?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** A Streamable HTTP endpoint that is not one (old HTTP+SSE servers answer POST with 404/405/400). */
+function refusedByStreamableHttp(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === 400 || status === 404 || status === 405;
+}
+
+/** Failures no era verdict explains: the server is simply not there (or too slow). */
+function isOutage(error: unknown): boolean {
+  if (error instanceof DiscoveryError) return error.code === "CONNECT_TIMEOUT";
+  const errno = (error as NodeJS.ErrnoException)?.code;
+  return errno === "ECONNREFUSED" || errno === "ENOENT" || errno === "EACCES" || (statusOf(error) ?? 0) >= 500;
+}
+
+function connectError(error: unknown, timeoutMs: number, stderr: string): unknown {
+  if (error instanceof SdkError && error.code === "REQUEST_TIMEOUT") {
+    return new DiscoveryError("CONNECT_TIMEOUT", withStderr(`no answer to the handshake within ${timeoutMs} ms`, stderr));
+  }
+  if (error instanceof ProtocolError || error instanceof SdkError) return stderr ? withNote(error, `server stderr: ${lastLines(stderr)}`) : error;
+  if (error instanceof Error && stderr) return withNote(error, `server stderr: ${lastLines(stderr)}`);
+  return error;
+}
+
+function withNote(error: unknown, note: string): unknown {
+  if (error instanceof Error) error.message = `${error.message}; ${note}`;
+  return error;
+}
+
+const lastLines = (text: string) => text.split("\n").slice(-5).join(" | ");
+const withStderr = (message: string, tail: string) => (tail ? `${message}; server stderr: ${lastLines(tail)}` : message);

@@ -15,22 +15,55 @@ export type ToolListing = {
   tools: ValidTool[];
   dropped: DroppedTool[];
   duplicateNames: string[];
+  /** Pages of the walk that produced this list. */
   pages: number;
+  /** Walks started over: after -32602 on a cursor, or a list_changed during the walk. */
+  restarts: number;
   /** Minimum over pages (each page is independently cacheable); null when no page carried one. */
   ttlMs: number | null;
   /** "private" if any page is private. */
   cacheScope: "public" | "private" | null;
 };
 
+export type WalkOptions = {
+  maxPages: number;
+  /** Count of list_changed notifications seen so far; if it moves during a walk, start over. */
+  changeCount?: () => number;
+  /** How many times a walk may start over before giving up (default 3). */
+  maxRestarts?: number;
+};
+
+const INVALID_PARAMS = -32602;
+
 /**
- * Walks every page of tools/list. "" is a valid cursor (2026-07-28); only an absent cursor ends
- * the list. A repeated cursor means the server cycles: that is an error, not a list. Malformed
- * items are dropped one by one with a reason instead of losing the whole list.
+ * A complete tool list or an error, never a partial list: pages fetched under a cursor that the
+ * server later rejects (-32602), or while the list changed, are thrown away and the walk restarts
+ * from page 1 (2026-07-28 caching spec: discard all pages and restart).
  */
-export async function walkToolPages(
-  fetchPage: (cursor: string | undefined) => Promise<RawToolPage>,
-  opts: { maxPages: number },
-): Promise<ToolListing> {
+export async function walkToolPages(fetchPage: (cursor: string | undefined) => Promise<RawToolPage>, opts: WalkOptions): Promise<ToolListing> {
+  const maxRestarts = opts.maxRestarts ?? 3;
+  for (let restarts = 0; ; restarts++) {
+    const outcome = await walkOnce(fetchPage, opts);
+    if (outcome.kind === "complete") return { ...outcome.listing, restarts };
+    if (restarts >= maxRestarts) {
+      throw new DiscoveryError(
+        outcome.kind === "changed" ? "LIST_UNSTABLE" : "CURSOR_REJECTED",
+        outcome.kind === "changed"
+          ? `the tool list kept changing during ${restarts + 1} walks; no consistent snapshot could be taken`
+          : `the server rejected its own cursor (-32602) on ${restarts + 1} walks`,
+      );
+    }
+  }
+}
+
+type WalkOutcome = { kind: "complete"; listing: Omit<ToolListing, "restarts"> } | { kind: "changed" } | { kind: "cursor-rejected" };
+
+/**
+ * One walk over every page. "" is a valid cursor (2026-07-28); only an absent cursor ends the
+ * list. A repeated cursor, or a page identical to the one before under a new cursor, means the
+ * server cycles: an error, not a list. Malformed items are dropped one by one with a reason.
+ */
+async function walkOnce(fetchPage: (cursor: string | undefined) => Promise<RawToolPage>, opts: WalkOptions): Promise<WalkOutcome> {
   const seenCursors = new Set<string>();
   const tools: ValidTool[] = [];
   const dropped: DroppedTool[] = [];
@@ -39,13 +72,22 @@ export async function walkToolPages(
   let cacheScope: ToolListing["cacheScope"] = null;
   let cursor: string | undefined;
   let pages = 0;
+  let previousPage: string | undefined;
+  const changesAtStart = opts.changeCount?.();
 
   for (;;) {
     if (pages >= opts.maxPages) {
       throw new DiscoveryError("PAGE_LIMIT", `tools/list exceeded ${opts.maxPages} pages; the list was not recorded`);
     }
-    const page = await fetchPage(cursor);
+    let page: RawToolPage;
+    try {
+      page = await fetchPage(cursor);
+    } catch (error) {
+      if (cursor !== undefined && (error as { code?: unknown }).code === INVALID_PARAMS) return { kind: "cursor-rejected" };
+      throw error;
+    }
     pages++;
+    if (opts.changeCount && opts.changeCount() !== changesAtStart) return { kind: "changed" };
     if (!page || !Array.isArray(page.tools)) {
       throw new DiscoveryError("INVALID_RESULT", `tools/list page ${pages} has no tools array`);
     }
@@ -66,6 +108,11 @@ export async function walkToolPages(
     else if (page.cacheScope === "public" && cacheScope === null) cacheScope = "public";
 
     if (page.nextCursor === undefined || page.nextCursor === null) break;
+    const fingerprint = JSON.stringify(page.tools);
+    if (page.tools.length > 0 && fingerprint === previousPage) {
+      throw new DiscoveryError("REPEATED_PAGE", `tools/list page ${pages} repeats page ${pages - 1} under a new cursor; the server is looping`);
+    }
+    previousPage = fingerprint;
     if (typeof page.nextCursor !== "string") {
       throw new DiscoveryError("INVALID_RESULT", `tools/list page ${pages} has a non-string nextCursor`);
     }
@@ -77,7 +124,7 @@ export async function walkToolPages(
   }
 
   const duplicateNames = [...names].filter(([, n]) => n > 1).map(([name]) => name);
-  return { tools, dropped, duplicateNames, pages, ttlMs, cacheScope };
+  return { kind: "complete", listing: { tools, dropped, duplicateNames, pages, ttlMs, cacheScope } };
 }
 
 export function invalidToolReason(item: unknown): string | null {

@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import type { EraVerdict } from "../discovery/open-connection";
 import { decryptJson } from "../secrets";
 import type { ServerConnectionConfig } from "./server-config";
 
@@ -9,21 +10,29 @@ export type RunnableServer = {
   configHash: string;
   pollIntervalSeconds: number;
   config: ServerConnectionConfig;
+  /** The stored era verdict, only if it was obtained for this exact configuration. */
+  verdict?: EraVerdict;
 };
 
 /**
- * System scope, for the worker only: every enabled server of every tenant with its decrypted
- * connection config. The worker is the one component that must act for all tenants; each
- * session it starts then works inside that server's tenant context.
+ * System scope, for the worker only: enabled servers (of every tenant, or just `onlyIds`) with
+ * their decrypted connection config. The worker is the one component that acts for all tenants;
+ * each session it starts then works inside that server's tenant context.
  */
-export async function listRunnableServers(db: Db, key: Buffer): Promise<RunnableServer[]> {
-  const rows = await db.mcpServer.findMany({ where: { enabled: true }, orderBy: { createdAt: "asc" } });
+export async function listRunnableServers(db: Db, key: Buffer, onlyIds?: string[]): Promise<RunnableServer[]> {
+  if (onlyIds && onlyIds.length === 0) return [];
+  const rows = await db.mcpServer.findMany({
+    where: { enabled: true, ...(onlyIds ? { id: { in: onlyIds } } : {}) },
+    include: { session: { select: { eraVerdict: true, verdictFor: true } } },
+    orderBy: { createdAt: "asc" },
+  });
   return rows.map((r) => ({
     tenantId: r.tenantId,
     serverId: r.id,
     name: r.name,
     configHash: r.configHash,
     pollIntervalSeconds: r.pollIntervalSeconds,
+    ...(r.session?.eraVerdict && r.session.verdictFor === r.configHash ? { verdict: r.session.eraVerdict as EraVerdict } : {}),
     config:
       r.transport === "stdio"
         ? {

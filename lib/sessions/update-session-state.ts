@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../context";
-import type { SessionStatus } from "../generated/prisma/client";
+import { Prisma, type SessionStatus } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
+import { assertLeaseHeld } from "../workers/leases";
 
 export type SessionPatch = {
   status?: SessionStatus;
@@ -14,6 +15,12 @@ export type SessionPatch = {
   error?: { code: string; message: string } | null;
   connectedAt?: Date | null;
   workerId?: string | null;
+  transportUsed?: string | null;
+  /** The era verdict and the config hash it was obtained for (a config change invalidates it). */
+  verdict?: { value: object; configHash: string };
+  warnings?: string[] | null;
+  /** When set, the write only commits while this worker holds the server's lease. */
+  leaseHolder?: string;
 };
 
 /**
@@ -22,9 +29,11 @@ export type SessionPatch = {
  */
 export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
   const now = new Date();
-  const { status, reason, error, serverInfo, capabilities, ...rest } = patch;
+  const { status, reason, error, serverInfo, capabilities, verdict, warnings, leaseHolder, ...rest } = patch;
   const data = {
     ...rest,
+    ...(verdict ? { eraVerdict: verdict.value, verdictFor: verdict.configHash, eraVerdictAt: now } : {}),
+    ...(warnings !== undefined ? { warnings: warnings?.length ? warnings : Prisma.DbNull } : {}),
     ...(status ? { status, statusReason: reason ?? null } : {}),
     ...(serverInfo !== undefined ? { serverInfo: serverInfo ?? undefined } : {}),
     ...(capabilities !== undefined ? { capabilities: capabilities ?? undefined } : {}),
@@ -32,6 +41,7 @@ export async function updateSessionState(ctx: ServiceContext, serverId: string, 
     ...(error ? { lastErrorCode: error.code, lastError: error.message.slice(0, 4000), lastErrorAt: now } : {}),
   };
   await ctx.db.$transaction(async (tx) => {
+    if (leaseHolder) await assertLeaseHeld(tx, serverId, leaseHolder);
     const current = await tx.serverSession.findFirst({
       where: { serverId, tenantId: ctx.tenantId },
       select: { status: true },

@@ -1,9 +1,10 @@
 import type { ServiceContext } from "../context";
 import type { Tx } from "../db";
 import { notifyInTx } from "../realtime/notify";
+import { assertLeaseHeld } from "../workers/leases";
 import { hashTool, hashToolList } from "./canonical-hash";
 
-export type SnapshotTrigger = "connect" | "list_changed" | "poll" | "ttl_expiry" | "reconnect" | "manual";
+export type SnapshotTrigger = "connect" | "list_changed" | "poll" | "ttl_expiry" | "reconnect" | "relisten" | "manual";
 
 export type RecordSnapshotInput = {
   serverId: string;
@@ -15,6 +16,10 @@ export type RecordSnapshotInput = {
   serverVersion?: string | null;
   ttlMs?: number | null;
   cacheScope?: string | null;
+  /** How the list was obtained (pages, restarts, dropped items, warnings); not hashed. */
+  diagnostics?: object | null;
+  /** When set, the write is fenced: it only commits while this worker holds the server's lease. */
+  leaseHolder?: string;
   at?: Date;
 };
 
@@ -33,6 +38,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
   return ctx.db.$transaction(async (tx) => {
     // One writer per server at a time, even if two workers briefly overlap during a hand-over.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.serverId}))`;
+    if (input.leaseHolder) await assertLeaseHeld(tx, input.serverId, input.leaseHolder);
     const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true } });
     if (!server) throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
 
@@ -65,6 +71,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
         serverVersion: input.serverVersion ?? null,
         ttlMs: input.ttlMs ?? null,
         cacheScope: input.cacheScope ?? null,
+        diagnostics: input.diagnostics ?? undefined,
         takenAt: at,
         lastConfirmedAt: at,
       },

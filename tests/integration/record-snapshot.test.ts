@@ -26,7 +26,11 @@ describe("recordSnapshot() against a real Postgres", () => {
     listener = listenForEvents(inject("databaseUrl"), (e) => events.push(e));
     await new Promise((r) => setTimeout(r, 300)); // LISTEN is established
   });
-  afterAll(async () => listener.close());
+  afterAll(async () => {
+    await listener.close();
+    // Later suites run real schedulers, which would otherwise pick this server up.
+    await ctx.db.mcpServer.updateMany({ where: { tenantId: ctx.tenantId }, data: { enabled: false } });
+  });
 
   const counts = async () => ({
     snapshots: await ctx.db.snapshot.count({ where: { tenantId: ctx.tenantId, serverId } }),

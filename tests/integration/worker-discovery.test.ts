@@ -29,7 +29,17 @@ describe("worker discovery against real MCP servers", () => {
     ids.stdio = (await createServer(ctx, "stdio-fixture", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
     ids.http = (await createServer(ctx, "http-fixture", { transport: "streamable_http", url: http.url, headers: {} })).id;
     ids.broken = (await createServer(ctx, "broken", { transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('boom: missing config\\n'); process.exit(3)"], env: {} })).id;
-    scheduler = new Scheduler(testDb(), TEST_KEY, "test-worker", { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 }, (l) => logs.push(l));
+    scheduler = new Scheduler(
+      testDb(),
+      TEST_KEY,
+      `test-worker-${ctx.tenantId.slice(0, 8)}`,
+      {
+        discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 },
+        liveWorkerWindowMs: 15_000,
+        stdioPolicy: "all",
+      },
+      (l) => logs.push(l),
+    );
     await scheduler.reconcile();
   });
 

@@ -81,3 +81,61 @@ describe("walkToolPages()", () => {
     await expect(walkToolPages(fetch, { maxPages: 10 })).rejects.toMatchObject({ code: "INVALID_RESULT" });
   });
 });
+
+describe("walkToolPages() restarts", () => {
+  it("restarts from page 1 when the server rejects a cursor with -32602, keeping no stale pages", async () => {
+    let rejected = false;
+    const seen: Array<string | undefined> = [];
+    const listing = await walkToolPages(
+      async (cursor) => {
+        seen.push(cursor);
+        if (cursor === undefined) return { tools: [t("a")], nextCursor: "2" };
+        if (!rejected) {
+          rejected = true;
+          throw Object.assign(new Error("Invalid cursor"), { code: -32602 });
+        }
+        return { tools: [t("b")] };
+      },
+      { maxPages: 10 },
+    );
+    expect(listing.tools.map((x) => x.name)).toEqual(["a", "b"]);
+    expect(listing.restarts).toBe(1);
+    expect(seen).toEqual([undefined, "2", undefined, "2"]);
+  });
+
+  it("does not treat -32602 on the first page as a cursor problem", async () => {
+    const error = Object.assign(new Error("bad params"), { code: -32602 });
+    await expect(walkToolPages(async () => Promise.reject(error), { maxPages: 10 })).rejects.toBe(error);
+  });
+
+  it("restarts when a list_changed arrives mid-walk and gives up with LIST_UNSTABLE if it never settles", async () => {
+    let changes = 0;
+    let calls = 0;
+    const listing = await walkToolPages(
+      async (cursor) => {
+        calls++;
+        if (calls === 2) changes++; // a notification lands while page 2 is in flight
+        return cursor === undefined ? { tools: [t("a")], nextCursor: "2" } : { tools: [t("b")] };
+      },
+      { maxPages: 10, changeCount: () => changes },
+    );
+    expect(listing.restarts).toBe(1);
+    expect(listing.tools.map((x) => x.name)).toEqual(["a", "b"]);
+
+    await expect(
+      walkToolPages(async (cursor) => (changes++, cursor === undefined ? { tools: [t("a")], nextCursor: "2" } : { tools: [t("b")] }), {
+        maxPages: 10,
+        changeCount: () => changes,
+        maxRestarts: 2,
+      }),
+    ).rejects.toMatchObject({ code: "LIST_UNSTABLE" });
+  });
+
+  it("fails with REPEATED_PAGE when fresh cursors keep returning the same page", async () => {
+    let n = 0;
+    await expect(walkToolPages(async () => ({ tools: [t("a"), t("b")], nextCursor: `p${n++}` }), { maxPages: 100 })).rejects.toMatchObject({
+      code: "REPEATED_PAGE",
+    });
+    expect(n).toBe(2);
+  });
+});
