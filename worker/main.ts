@@ -2,6 +2,7 @@ import os from "node:os";
 import { closeDb, getDb } from "../lib/db";
 import { dataDir, loadEnv, requireDatabaseUrl } from "../lib/env";
 import { listenForEvents } from "../lib/realtime/listen";
+import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import { loadOrCreateKey } from "../lib/secrets";
 import { ensureDemoServers } from "../lib/servers/ensure-demo-servers";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
@@ -22,6 +23,10 @@ const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 
 // must not take the worker (and every other server's monitoring) down with it.
 process.on("unhandledRejection", (reason) => log(`unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`));
 
+// Every HTTP request to a tenant's server goes through the SSRF guard (checked after DNS, on the
+// address actually connected to) and the response size cap.
+const guardedFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS, maxResponseBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES });
+
 const scheduler = new Scheduler(
   db,
   key,
@@ -34,6 +39,7 @@ const scheduler = new Scheduler(
       debounceMs: env.TOOLWATCH_DEBOUNCE_MS,
       backoffMaxMs: env.TOOLWATCH_BACKOFF_MAX_MS,
       maxMessageBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES,
+      fetch: guardedFetch,
     },
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
@@ -91,6 +97,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   await scheduler.stopAll();
   await listener.close();
+  await guardedFetch.close();
   await fleet?.stop();
   await removeHeartbeat(db, workerId).catch(() => undefined);
   await closeDb();

@@ -117,7 +117,7 @@ export class Scheduler {
     }
     const log = (line: string) => this.log(`${server.name}: ${line}`);
     const ctx = { tenantId: server.tenantId, actor: { kind: "system" as const, id: this.workerId }, db: this.db };
-    const sink = createSessionSink(ctx, server.serverId, this.workerId, server.configHash, log);
+    const sink = createSessionSink(ctx, server, this.workerId, log);
     if (server.config.transport === "stdio" && this.options.stdioPolicy === "off") {
       await sink.state({ status: "down", reason: "stdio servers are disabled", error: { code: "STDIO_DISABLED", message: "This instance does not run stdio servers (TOOLWATCH_STDIO_POLICY=off)" } });
       return;

@@ -1,20 +1,30 @@
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
+import type { ServerConnectionConfig } from "../lib/servers/server-config";
+import { secretRedactor } from "../lib/servers/redact-secrets";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
 
 /**
  * Binds one discovery session to the database, inside the server's own tenant. Every write is
  * fenced by this worker's lease, so a worker that lost a server can no longer write for it.
  */
-export function createSessionSink(ctx: ServiceContext, serverId: string, workerId: string, configHash: string, log: (line: string) => void): DiscoverySink {
+export function createSessionSink(
+  ctx: ServiceContext,
+  server: { serverId: string; configHash: string; config: ServerConnectionConfig },
+  workerId: string,
+  rawLog: (line: string) => void,
+): DiscoverySink {
+  const { serverId, configHash } = server;
+  const redact = secretRedactor(server.config);
+  const log = (line: string) => rawLog(redact(line));
   return {
     log,
     state: (change) =>
       updateSessionState(ctx, serverId, {
         status: change.status,
-        reason: change.reason,
-        error: change.error,
+        reason: change.reason === undefined ? undefined : redact(change.reason),
+        error: change.error ? { code: change.error.code, message: redact(change.error.message) } : change.error,
         connectedAt: change.connectedAt,
         workerId,
         leaseHolder: workerId,
@@ -30,7 +40,8 @@ export function createSessionSink(ctx: ServiceContext, serverId: string, workerI
             }
           : {}),
       }),
-    listing: async (listing, { trigger, facts }) => {
+    listing: async (rawListing, { trigger, facts }) => {
+      const listing = { ...rawListing, warnings: rawListing.warnings.map(redact) };
       for (const warning of listing.warnings) log(`warning: ${warning}`);
       const result = await recordSnapshot(ctx, {
         serverId,

@@ -10,8 +10,42 @@ export class DiscoveryError extends Error {
   }
 }
 
+const ERRNO_CODES: Record<string, string> = {
+  ECONNREFUSED: "CONNECTION_REFUSED",
+  ECONNRESET: "CONNECTION_RESET",
+  ENOTFOUND: "DNS_NOT_FOUND",
+  EAI_AGAIN: "DNS_TEMPORARY_FAILURE",
+  ETIMEDOUT: "NETWORK_TIMEOUT",
+  EHOSTUNREACH: "HOST_UNREACHABLE",
+  ENETUNREACH: "NETWORK_UNREACHABLE",
+  ENOENT: "COMMAND_NOT_FOUND",
+  EACCES: "PERMISSION_DENIED",
+  CERT_HAS_EXPIRED: "TLS_CERT_EXPIRED",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS_SELF_SIGNED",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS_UNVERIFIED",
+};
+
+/**
+ * The most precise cause: the SDK wraps network failures ("fetch failed", era negotiation
+ * failed), so walk `cause` for a refused target, an oversized response or an OS error code.
+ */
+function rootCause(error: unknown): { code: string; message: string } | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown; data?: { cause?: unknown } };
+    if (typeof e.code === "string") {
+      if (/^TARGET_|^RESPONSE_TOO_LARGE$|^INVALID_URL$|^CREDENTIALS_IN_URL$|^UNSUPPORTED_SCHEME$/.test(e.code)) return { code: e.code, message: String(e.message) };
+      if (ERRNO_CODES[e.code]) return { code: ERRNO_CODES[e.code]!, message: String(e.message) };
+    }
+    current = e.cause ?? e.data?.cause;
+  }
+  return undefined;
+}
+
 /** Maps whatever the SDK, the transport or the OS threw to {code, message} for the database. */
 export function describeError(error: unknown): { code: string; message: string } {
+  const root = error instanceof DiscoveryError ? undefined : rootCause(error);
+  if (root) return root;
   if (error instanceof DiscoveryError) return { code: error.code, message: error.message };
   if (error instanceof ProtocolError) return { code: `JSONRPC_${error.code}`, message: error.message };
   if (error instanceof SdkError) {

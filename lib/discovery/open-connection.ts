@@ -43,6 +43,8 @@ export type ConnectOptions = TransportOptions & {
   maxPages: number;
   era?: EraMode;
   prior?: EraVerdict;
+  /** Streamable HTTP that is refused falls back to legacy HTTP+SSE (default true). */
+  fallbackToSse?: boolean;
   onListChanged: () => void;
   /** The modern listen stream ended (why: "graceful" | "remote"); the connection itself may live on. */
   onSubscriptionEnded?: (why: string) => void;
@@ -60,7 +62,8 @@ const LoosePage = z.looseObject({ tools: z.array(z.unknown()) });
  * verdict is reused, and dropped for a fresh probe when it no longer holds.
  */
 export async function openConnection(config: ServerConnectionConfig, opts: ConnectOptions): Promise<OpenConnection> {
-  const kinds: Array<"stdio" | HttpKind> = config.transport === "streamable_http" ? ["streamable_http", "sse"] : [config.transport];
+  const kinds: Array<"stdio" | HttpKind> =
+    config.transport === "streamable_http" ? (opts.fallbackToSse === false ? ["streamable_http"] : ["streamable_http", "sse"]) : [config.transport];
   let firstError: unknown;
   for (const kind of kinds) {
     try {

@@ -45,6 +45,7 @@ describe("worker discovery against real MCP servers", () => {
 
   afterAll(async () => {
     await scheduler?.stopAll();
+    await ctx?.db.mcpServer.updateMany({ where: { tenantId: ctx.tenantId }, data: { enabled: false } });
     await http?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });

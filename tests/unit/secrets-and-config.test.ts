@@ -38,3 +38,13 @@ describe("backoff", () => {
     expect(jitter(10_000, 0.1, () => 1)).toBe(11_000);
   });
 });
+
+describe("secretRedactor()", () => {
+  it("removes env and header values (and bare bearer tokens) from text", async () => {
+    const { secretRedactor } = await import("../../lib/servers/redact-secrets");
+    const stdio = secretRedactor({ transport: "stdio", command: "x", args: [], env: { API_KEY: "sk-live-abcdef", DEBUG: "1" } });
+    expect(stdio("auth failed for sk-live-abcdef (DEBUG=1)")).toBe("auth failed for [redacted API_KEY] (DEBUG=1)");
+    const http = secretRedactor({ transport: "streamable_http", url: "https://x.test/mcp", headers: { Authorization: "Bearer tok_123456" } });
+    expect(http("401: token tok_123456 expired")).toBe("401: token [redacted Authorization] expired");
+  });
+});

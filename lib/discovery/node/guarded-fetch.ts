@@ -105,7 +105,8 @@ function guardedConnector(blockPrivate: boolean, timeout: number): buildConnecto
     }
     base(options, (err, socket) => {
       if (err || !socket) return callback(err ?? new Error(`connect to ${options.hostname} failed`), null);
-      // Defence in depth: judge the peer the socket really reached, whatever path led there.
+      // Defence in depth: judge the peer the socket really reached, whatever path led there. Not a
+      // substitute for the checks above: a socket to 0.0.0.0 reports its peer as 127.0.0.1.
       const remote = socket.remoteAddress;
       const verdict = remote ? checkAddress(remote, { blockPrivate, host: options.hostname }) : undefined;
       if (verdict?.ok) return callback(null, socket);

@@ -1,0 +1,38 @@
+import type { ServerConnectionConfig } from "../servers/server-config";
+import { hashTool, hashToolList } from "../snapshots/canonical-hash";
+import { openConnection, type ConnectionFacts, type ConnectOptions, type Listing } from "./open-connection";
+
+export type OneShotSnapshot = {
+  contentHash: string;
+  facts: ConnectionFacts;
+  listing: Listing;
+  tools: Array<{ hash: string } & Listing["tools"][number]>;
+  takenAt: string;
+  durationMs: number;
+};
+
+export type OneShotOptions = Omit<ConnectOptions, "onListChanged">;
+
+/** Connect, walk every page, disconnect: the worker's engine without a database (CLI, "test connection"). */
+export async function takeSnapshot(config: ServerConnectionConfig, opts: OneShotOptions): Promise<OneShotSnapshot> {
+  const started = performance.now();
+  const conn = await openConnection(config, { ...opts, onListChanged: () => undefined });
+  try {
+    const listing = await conn.listTools();
+    return describeListing(conn.facts, listing, started);
+  } finally {
+    await conn.close();
+  }
+}
+
+export function describeListing(facts: ConnectionFacts, listing: Listing, started: number): OneShotSnapshot {
+  const tools = listing.tools.map((tool) => ({ hash: hashTool(tool), ...tool }));
+  return {
+    contentHash: hashToolList(tools.map((t) => ({ name: t.name, hash: t.hash }))),
+    facts,
+    listing,
+    tools,
+    takenAt: new Date().toISOString(),
+    durationMs: Math.round(performance.now() - started),
+  };
+}

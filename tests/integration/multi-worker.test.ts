@@ -1,0 +1,114 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ServiceContext } from "../../lib/context";
+import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
+import { acquireLeases, releaseLeases, renewLeases } from "../../lib/workers/leases";
+import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
+import { createServer, createTenantContext, testDb, waitFor } from "../helpers/factories";
+import { startProcess, type Proc } from "../helpers/processes";
+
+// Two real worker processes against one database. Lease TTL is shortened to 3 s (default 15 s)
+// so takeover is observable quickly; the 30 s takeover promise holds with the default.
+const tool = (name: string) => ({ name, description: `${name} tool`, inputSchema: { type: "object", properties: {} } });
+const LEASE_TTL_MS = 3_000;
+
+describe("several workers share one database", () => {
+  let ctx: ServiceContext;
+  let dir: string;
+  let fast: { url: string; stop(): Promise<void> };
+  let slow: { url: string; stop(): Promise<void> };
+  const workers = new Map<string, Proc>();
+  const serverIds: string[] = [];
+  let slowId: string;
+
+  const leases = () =>
+    ctx.db.serverLease.findMany({ where: { tenantId: ctx.tenantId }, select: { serverId: true, workerId: true, expiresAt: true } });
+
+  const startWorker = (id: string) =>
+    startProcess("worker/main.ts", {
+      DATABASE_URL: inject("databaseUrl"),
+      TOOLWATCH_DEMO: "0",
+      TOOLWATCH_WORKER_ID: id,
+      TOOLWATCH_LEASE_TTL_MS: String(LEASE_TTL_MS),
+      TOOLWATCH_HEARTBEAT_MS: "500",
+      TOOLWATCH_DEBOUNCE_MS: "100",
+    }, /watching \d+ server/).then((p) => workers.set(id, p));
+
+  beforeAll(async () => {
+    // Other suites' servers must not be picked up by these workers.
+    await testDb().mcpServer.updateMany({ where: { enabled: true }, data: { enabled: false } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-multi-"));
+    writeFixtureState(path.join(dir, "fast.json"), { tools: [tool("a"), tool("b"), tool("c")] });
+    writeFixtureState(path.join(dir, "slow.json"), { tools: Array.from({ length: 10 }, (_, i) => tool(`s${i}`)), pageSize: 1, pageDelayMs: 300 });
+    [fast, slow] = await Promise.all([startHttpFixture(path.join(dir, "fast.json")), startHttpFixture(path.join(dir, "slow.json"))]);
+    ctx = await createTenantContext("multi");
+    for (let i = 0; i < 6; i++) serverIds.push((await createServer(ctx, `fast-${i}`, { transport: "streamable_http", url: fast.url, headers: {} })).id);
+    slowId = (await createServer(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
+    serverIds.push(slowId);
+  });
+
+  afterAll(async () => {
+    await Promise.all([...workers.values()].map((w) => w.stop()));
+    await Promise.all([fast?.stop(), slow?.stop()]);
+    await ctx?.db.mcpServer.updateMany({ where: { tenantId: ctx.tenantId }, data: { enabled: false } });
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("acquireLeases() racing from two workers never hands one server to both", async () => {
+    const results = await Promise.all([acquireLeases(testDb(), "race-a", 100, 60_000), acquireLeases(testDb(), "race-b", 100, 60_000)]);
+    const [a, b] = results.map((ids) => new Set(ids.filter((id) => serverIds.includes(id))));
+    expect([...a!].filter((id) => b!.has(id))).toEqual([]);
+    expect(a!.size + b!.size).toBe(serverIds.length);
+    // A held lease is not taken by anyone else; an expired one is.
+    expect((await acquireLeases(testDb(), "race-c", 100)).filter((id) => serverIds.includes(id))).toEqual([]);
+    await testDb().$executeRaw`UPDATE server_lease SET expires_at = now() - interval '1 second' WHERE worker_id = 'race-a'`;
+    expect(await renewLeases(testDb(), "race-a")).toEqual([]);
+    const c = (await acquireLeases(testDb(), "race-c", 100)).filter((id) => serverIds.includes(id));
+    expect(new Set(c)).toEqual(a);
+    await Promise.all(["race-a", "race-b", "race-c"].map((w) => releaseLeases(testDb(), w)));
+  });
+
+  it("a write by a worker that does not hold the lease is refused (fencing)", async () => {
+    await acquireLeases(testDb(), "fence-owner", 100, 60_000);
+    await expect(recordSnapshot(ctx, { serverId: serverIds[0]!, tools: [tool("x")], trigger: "poll", leaseHolder: "fence-intruder" })).rejects.toMatchObject({ code: "LEASE_LOST" });
+    expect(await ctx.db.snapshot.count({ where: { serverId: serverIds[0]! } })).toBe(0);
+    await releaseLeases(testDb(), "fence-owner");
+  });
+
+  it("two worker processes split the servers, each owned by exactly one of them", async () => {
+    await Promise.all([startWorker("worker-a"), startWorker("worker-b")]);
+    await waitFor("every server snapshotted", () => ctx.db.snapshot.groupBy({ by: ["serverId"], where: { tenantId: ctx.tenantId } }), (g) => g.length === serverIds.length, 40_000);
+    const owned = await waitFor("a fair split", leases, (l) => {
+      const a = l.filter((x) => x.workerId === "worker-a").length;
+      return l.length === serverIds.length && a >= 3 && a <= 4;
+    }, 20_000);
+    expect(new Set(owned.map((l) => l.serverId)).size).toBe(serverIds.length);
+    // Sessions are run by the lease holder: each session row names its server's owner.
+    const sessions = await ctx.db.serverSession.findMany({ where: { tenantId: ctx.tenantId } });
+    for (const s of sessions) expect(s.workerId).toBe(owned.find((l) => l.serverId === s.serverId)!.workerId);
+  });
+
+  it("killing a worker mid-walk leaves no partial snapshot; the survivor owns its servers within 30 s", async () => {
+    const owner = (await leases()).find((l) => l.serverId === slowId)!.workerId;
+    const survivor = owner === "worker-a" ? "worker-b" : "worker-a";
+    const victimServers = (await leases()).filter((l) => l.workerId === owner).map((l) => l.serverId);
+    // Trigger a 3.3 s walk (11 slow pages) on the owner, then kill it in the middle of it.
+    writeFixtureState(path.join(dir, "slow.json"), { tools: Array.from({ length: 11 }, (_, i) => tool(`s${i}`)), pageSize: 1, pageDelayMs: 300 });
+    await new Promise((r) => setTimeout(r, 1_200));
+    workers.get(owner)!.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    await workers.get(owner)!.exited;
+    workers.delete(owner);
+
+    const after = await waitFor("takeover", leases, (l) => victimServers.every((id) => l.find((x) => x.serverId === id)?.workerId === survivor), 30_000);
+    const takeoverMs = Date.now() - killedAt;
+    console.log(`takeover of ${victimServers.length} server(s) after kill -9: ${takeoverMs} ms (lease TTL ${LEASE_TTL_MS} ms)`);
+    expect(after.filter((l) => l.workerId === survivor).length).toBe(serverIds.length);
+
+    const snaps = await waitFor("the complete new list", () => ctx.db.snapshot.findMany({ where: { serverId: slowId }, orderBy: { takenAt: "asc" } }), (s) => s.some((x) => x.toolCount === 11), 30_000);
+    // Only complete lists were ever stored: 10 tools before, 11 after, nothing in between.
+    expect(snaps.map((s) => s.toolCount)).toEqual([10, 11]);
+  });
+});
