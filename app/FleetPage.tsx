@@ -79,6 +79,10 @@ export function FleetPage() {
                     <span title={s.lastError.message}>
                       <code>{s.lastError.code}</code> <VisibleText text={s.lastError.message.slice(0, 120)} />
                     </span>
+                  ) : s.warnings.length ? (
+                    <span className="warn-text" title={s.warnings.join("\n")}>
+                      {s.warnings.length} warning{s.warnings.length === 1 ? "" : "s"}
+                    </span>
                   ) : (
                     <span className="muted">none</span>
                   )}

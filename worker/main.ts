@@ -79,8 +79,7 @@ const listener = listenForEvents(url, (event) => {
 }, log);
 // Workers starting together (deploys, restarts) should not all grab servers in the same instant.
 await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, scheduler.tickIntervalMs)));
-const reconcileTimer = setInterval(() => void scheduler.tick(), scheduler.tickIntervalMs);
-await scheduler.tick();
+await scheduler.start();
 log(`worker ${workerId} watching ${scheduler.size} server(s)`);
 
 let stopping = false;
@@ -89,7 +88,6 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log(`${signal}: stopping ${scheduler.size} session(s)`);
   clearInterval(heartbeat);
-  clearInterval(reconcileTimer);
   const force = setTimeout(() => {
     log("shutdown took longer than 10 s; exiting");
     process.exit(1);

@@ -29,6 +29,7 @@ export class Scheduler {
   private owned = new Set<string>();
   private lastRenewOk = Date.now();
   private chain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
   private readonly ttl: number;
 
   constructor(
@@ -52,6 +53,12 @@ export class Scheduler {
   /** How often tick() should run so leases never lapse while we are healthy. */
   get tickIntervalMs(): number {
     return Math.max(500, Math.floor(this.ttl / 3));
+  }
+
+  /** Ticks now and then every tickIntervalMs, so leases are renewed while the worker lives. */
+  start(): Promise<void> {
+    this.timer ??= setInterval(() => void this.tick(), this.tickIntervalMs);
+    return this.tick();
   }
 
   tick(): Promise<void> {
@@ -154,6 +161,8 @@ export class Scheduler {
 
   /** Stop every session, then hand the leases back so another worker takes over at once. */
   async stopAll(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
     await this.chain;
     await this.stopSessions([...this.running.keys()]);
     await releaseLeases(this.db, this.workerId).catch((error: Error) => this.log(`could not release leases: ${error.message}`));

@@ -20,6 +20,11 @@ const ERRNO_CODES: Record<string, string> = {
   ENETUNREACH: "NETWORK_UNREACHABLE",
   ENOENT: "COMMAND_NOT_FOUND",
   EACCES: "PERMISSION_DENIED",
+  UND_ERR_SOCKET: "CONNECTION_CLOSED",
+  UND_ERR_CLOSED: "CONNECTION_CLOSED",
+  UND_ERR_CONNECT_TIMEOUT: "NETWORK_TIMEOUT",
+  UND_ERR_HEADERS_TIMEOUT: "NETWORK_TIMEOUT",
+  UND_ERR_BODY_TIMEOUT: "NETWORK_TIMEOUT",
   CERT_HAS_EXPIRED: "TLS_CERT_EXPIRED",
   DEPTH_ZERO_SELF_SIGNED_CERT: "TLS_SELF_SIGNED",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS_UNVERIFIED",
@@ -52,6 +57,7 @@ export function describeError(error: unknown): { code: string; message: string }
     const status = (error as SdkError & { status?: number }).status;
     return { code: status ? `${error.code}_${status}` : String(error.code), message: error.message };
   }
+  if (error instanceof SyntaxError) return { code: "INVALID_JSON", message: `the server answered with something that is not JSON: ${error.message}` };
   if (error instanceof Error) {
     const errno = (error as NodeJS.ErrnoException).code;
     if (typeof errno === "string") return { code: errno, message: error.message };

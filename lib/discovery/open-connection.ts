@@ -93,7 +93,7 @@ async function connectWithPrior(config: ServerConnectionConfig, kind: "stdio" | 
 }
 
 async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, prior: EraVerdict | undefined): Promise<OpenConnection> {
-  const { transport, stderrTail } = createTransport(config, kind, opts);
+  const { transport, stderrTail, stdoutNoise } = createTransport(config, kind, opts);
   const capture = instrumentTransport(transport);
   const era = opts.era ?? "auto";
   const client = new Client(CLIENT_INFO, {
@@ -107,10 +107,17 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
   });
   let settle!: (reason: string) => void;
   const closed = new Promise<string>((resolve) => (settle = resolve));
-  client.onclose = () => settle(withStderr("connection closed", stderrTail()));
+  // Transport faults explain what would otherwise look like a bare timeout or close: a stdio
+  // server printing non-JSON to stdout, or one message over the size cap.
+  const faults: Fault = { current: undefined };
+  client.onclose = () => settle(faults.current?.message ?? withStderr("connection closed", stderrTail()));
   client.onerror = (error) => {
     const message = error.message;
-    if (/Maximum reconnection attempts/i.test(message)) settle(`notification stream lost: ${message}`);
+    if (/ReadBuffer exceeded maximum size/i.test(message)) {
+      faults.current = { code: "RESPONSE_TOO_LARGE", message: `a message from the server exceeded the ${mib(opts.maxMessageBytes)} limit; the connection was closed` };
+    } else if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError" || /JSON/i.test(message))) {
+      faults.current = { code: "INVALID_OUTPUT", message: `the server wrote something other than JSON-RPC to stdout (${message.slice(0, 120)})` };
+    } else if (/Maximum reconnection attempts/i.test(message)) settle(`notification stream lost: ${message}`);
     else if (/Failed to open SSE stream|405/i.test(message)) opts.onChannelLost?.(`server offers no notification stream (${message})`);
     else opts.onLog?.(`transport error: ${message}`);
   };
@@ -119,6 +126,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
     await client.connect(transport, { timeout: opts.connectTimeoutMs, ...(prior ? { prior: prior as never } : {}) });
   } catch (error) {
     await client.close().catch(() => undefined);
+    if (faults.current) throw new DiscoveryError(faults.current.code, withStderr(faults.current.message, stderrTail()));
     throw connectError(error, opts.connectTimeoutMs, stderrTail());
   }
 
@@ -145,7 +153,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       verdict: negotiatedEra === "modern" && discover ? { kind: "modern", discover } : { kind: "legacy" },
       pushChannel: negotiatedEra === "modern" ? Boolean(client.autoOpenedSubscription?.honoredFilter.toolsListChanged) : advertised,
     },
-    listTools: () => listAllTools(client, capture, negotiatedEra, opts),
+    listTools: () => listAllTools(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }),
     relisten: async () => {
       const subscription = await client.listen({ toolsListChanged: true }, { timeout: opts.requestTimeoutMs });
       if (!subscription.honoredFilter.toolsListChanged) throw new DiscoveryError("LISTEN_REFUSED", "the server no longer honours toolsListChanged");
@@ -158,15 +166,42 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
   };
 }
 
-async function listAllTools(client: Client, capture: WireCapture, era: string, opts: ConnectOptions): Promise<Listing> {
+type Fault = { current: { code: string; message: string } | undefined };
+const currentFault = (faults: Fault) => faults.current;
+
+async function listAllTools(
+  client: Client,
+  capture: WireCapture,
+  era: string,
+  opts: ConnectOptions,
+  diag: { faults: Fault; stdoutNoise: () => { lines: number; sample: string }; stderrTail: () => string },
+): Promise<Listing> {
+  const { faults, stdoutNoise } = diag;
   const warnings = new Set<string>();
+  let page = 0;
   const fetchPage = async (cursor: string | undefined): Promise<RawToolPage> => {
     const params = cursor === undefined ? {} : { cursor };
+    page = cursor === undefined ? 1 : page + 1;
+    faults.current = undefined;
+    const noiseBefore = stdoutNoise().lines;
     let result: Record<string, unknown>;
     try {
       const decoded = await client.request({ method: "tools/list", params }, LoosePage, { timeout: opts.requestTimeoutMs });
       result = capture.lastToolsListResult ?? decoded;
     } catch (error) {
+      // Read through a call: the fault is set by a callback while the request was in flight.
+      const fault = currentFault(faults);
+      if (fault) throw new DiscoveryError(fault.code, fault.message);
+      if (error instanceof SdkError && error.code === "REQUEST_TIMEOUT") {
+        const noise = stdoutNoise();
+        if (noise.lines > noiseBefore) {
+          throw new DiscoveryError("INVALID_OUTPUT", `no valid answer to tools/list (page ${page}); the server wrote ${noise.lines} line(s) of non-JSON-RPC output to stdout, e.g. ${JSON.stringify(noise.sample)}`);
+        }
+        throw new DiscoveryError("LIST_TIMEOUT", `no answer to tools/list (page ${page}) within ${opts.requestTimeoutMs} ms`);
+      }
+      if ((error instanceof SdkError && error.code === "CONNECTION_CLOSED") || (error as Error)?.message === "Not connected") {
+        throw new DiscoveryError("CONNECTION_CLOSED", withStderr(`the server closed the connection during tools/list (page ${page})`, diag.stderrTail()));
+      }
       // The SDK validates the whole result before our lenient schema: fall back to the raw wire.
       if (!(error instanceof SdkError && error.code === "INVALID_RESULT" && capture.lastToolsListResult)) throw error;
       result = capture.lastToolsListResult;
@@ -217,5 +252,6 @@ function withNote(error: unknown, note: string): unknown {
   return error;
 }
 
+const mib = (bytes = 16 * 1024 * 1024) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 const lastLines = (text: string) => text.split("\n").slice(-5).join(" | ");
 const withStderr = (message: string, tail: string) => (tail ? `${message}; server stderr: ${lastLines(tail)}` : message);

@@ -48,6 +48,7 @@ export async function listSnapshots(ctx: ServiceContext, serverId: string, rawIn
     lastConfirmedAt: s.lastConfirmedAt.toISOString(),
     confirmCount: s.confirmCount,
     changes: chain[i + 1] ? countChanges(chain[i + 1]!.tools, s.tools) : null,
+    pages: typeof (s.diagnostics as { pages?: unknown } | null)?.pages === "number" ? (s.diagnostics as { pages: number }).pages : null,
   }));
   return { items, nextCursor: hasMore ? page.at(-1)!.takenAt.toISOString() : null };
 }

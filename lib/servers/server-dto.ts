@@ -24,6 +24,10 @@ export type ServerSummary = {
   lastListedAt: string | null;
   connectedAt: string | null;
   lastError: { code: string | null; message: string; at: string | null } | null;
+  /** The transport that answered (differs from `transport` after a Streamable HTTP → SSE fallback). */
+  transportUsed: string | null;
+  /** Problems of the last listing that still produced a snapshot (dropped items, non-conformance…). */
+  warnings: string[];
   updatedAt: string;
 };
 
@@ -49,6 +53,8 @@ export type SnapshotDto = {
   confirmCount: number;
   /** Tool names added / removed / changed against the previous snapshot (null for the first). */
   changes: { added: number; removed: number; changed: number } | null;
+  /** Pages walked and restarts of the listing that produced this snapshot. */
+  pages: number | null;
 };
 
 export type TransitionDto = { from: string | null; to: string; reason: string | null; at: string };

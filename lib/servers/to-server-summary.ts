@@ -44,6 +44,8 @@ export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapsh
     lastError: s?.lastError
       ? { code: s.lastErrorCode, message: s.lastError, at: s.lastErrorAt?.toISOString() ?? null }
       : null,
+    transportUsed: s?.transportUsed ?? null,
+    warnings: Array.isArray(s?.warnings) ? (s.warnings as unknown[]).filter((w): w is string => typeof w === "string") : [],
     updatedAt: (s?.updatedAt ?? row.updatedAt).toISOString(),
   };
 }

@@ -40,7 +40,7 @@ describe("worker discovery against real MCP servers", () => {
       },
       (l) => logs.push(l),
     );
-    await scheduler.reconcile();
+    await scheduler.start();
   });
 
   afterAll(async () => {
@@ -59,6 +59,11 @@ describe("worker discovery against real MCP servers", () => {
     const s = await waitFor("stdio live", () => session(ids.stdio!), (x) => x?.status === "live");
     expect(s?.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(s?.era).toMatch(/legacy|modern/);
+    // The era verdict is stored for this exact configuration and reused as `prior` next time.
+    const server = await ctx.db.mcpServer.findUniqueOrThrow({ where: { id: ids.stdio! } });
+    expect(s?.verdictFor).toBe(server.configHash);
+    expect((s?.eraVerdict as { kind: string }).kind).toBe(s?.era);
+    expect(s?.transportUsed).toBe("stdio");
   });
 
   it("walks every page over Streamable HTTP and keeps ttlMs and cacheScope", async () => {

@@ -36,6 +36,7 @@ export function ServerPage({ id }: { id: string }) {
         <dt>Protocol</dt>
         <dd>
           {server.protocolVersion ?? "—"} {server.era ? `(${server.era} era)` : ""}
+          {server.transportUsed && server.transportUsed !== server.transport ? ` · answered over ${server.transportUsed} (fallback)` : ""}
         </dd>
         <dt>Server</dt>
         <dd>{server.serverInfo ? <VisibleText text={`${server.serverInfo.name ?? "?"} ${server.serverInfo.version ?? ""}`} /> : "—"}</dd>
@@ -67,6 +68,18 @@ export function ServerPage({ id }: { id: string }) {
           Last error <code>{server.lastError.code}</code>: <VisibleText text={server.lastError.message} />{" "}
           {server.lastError.at ? <RelativeTime iso={server.lastError.at} /> : null}
         </p>
+      ) : null}
+      {server.warnings.length ? (
+        <section className="warn-box" aria-labelledby="warnings-heading">
+          <h2 id="warnings-heading">Warnings from the last listing ({server.warnings.length})</h2>
+          <ul>
+            {server.warnings.map((w, i) => (
+              <li key={i}>
+                <VisibleText text={w} />
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       {instructions ? (
         <details>

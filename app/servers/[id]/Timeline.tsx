@@ -37,6 +37,7 @@ export function Timeline({ serverId }: { serverId: string }) {
               <div className="muted small">
                 <RelativeTime iso={s.takenAt} /> · {TRIGGERS[s.trigger] ?? s.trigger}
                 {s.confirmCount > 0 ? ` · confirmed ${s.confirmCount}×` : ""}
+                {s.pages !== null && s.pages > 1 ? ` · ${s.pages} pages` : ""}
                 {s.protocolVersion ? ` · ${s.protocolVersion}` : ""}
                 {s.ttlMs !== null ? ` · ttl ${s.ttlMs} ms ${s.cacheScope ?? ""}` : ""}
               </div>

@@ -11,7 +11,11 @@ export type CreatedTransport = {
   kind: "stdio" | HttpKind;
   /** Last lines the server wrote to stderr (stdio only): the best clue when a process dies. */
   stderrTail(): string;
+  /** Lines on stdout that cannot be JSON-RPC (stdio only); the SDK skips them silently. */
+  stdoutNoise(): { lines: number; sample: string };
 };
+
+const NO_NOISE = () => ({ lines: 0, sample: "" });
 
 export type TransportOptions = {
   /** Guarded fetch for HTTP transports (SSRF checks after DNS, response size cap). */
@@ -38,13 +42,22 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
     transport.stderr?.on("data", (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);
     });
-    return { transport, kind: "stdio", stderrTail: () => tail.trim() };
+    const noise = { lines: 0, sample: "" };
+    // Hook this instance's start (not a subclass: the SDK's sibling era probe needs its exact
+    // class) to watch the session process's stdout next to the SDK's own reader.
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      await start();
+      const stdout = (transport as unknown as { _process?: { stdout?: NodeJS.ReadableStream | null } })._process?.stdout;
+      if (stdout) watchStdoutNoise(stdout, noise);
+    };
+    return { transport, kind: "stdio", stderrTail: () => tail.trim(), stdoutNoise: () => noise };
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   const fetchOpt = opts.fetch ? { fetch: opts.fetch } : {};
   if (kind === "sse") {
-    return { transport: new SSEClientTransport(url, { requestInit, ...fetchOpt }), kind, stderrTail: () => "" };
+    return { transport: new SSEClientTransport(url, { requestInit, ...fetchOpt }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
   }
   return {
     transport: new StreamableHTTPClientTransport(url, {
@@ -54,5 +67,36 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
     }),
     kind: "streamable_http",
     stderrTail: () => "",
+    stdoutNoise: NO_NOISE,
   };
+}
+
+/**
+ * Counts stdout lines whose first non-blank character cannot start a JSON-RPC message. Looks
+ * only at line starts, so multi-megabyte messages cost no extra parsing.
+ */
+function watchStdoutNoise(stdout: NodeJS.ReadableStream, noise: { lines: number; sample: string }): void {
+  let atLineStart = true;
+  let pending = ""; // leading characters of a line that began with white space
+  stdout.on("data", (chunk: Buffer) => {
+    const text = chunk.toString("utf8");
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i]!;
+      if (ch === "\n") {
+        atLineStart = true;
+        pending = "";
+        continue;
+      }
+      if (!atLineStart) continue;
+      if (ch === " " || ch === "\t" || ch === "\r") {
+        pending += ch;
+        continue;
+      }
+      atLineStart = false;
+      if (ch !== "{" && ch !== "[") {
+        noise.lines++;
+        if (!noise.sample) noise.sample = (pending + text.slice(i, text.indexOf("\n", i) === -1 ? i + 80 : Math.min(i + 80, text.indexOf("\n", i)))).trim();
+      }
+    }
+  });
 }
