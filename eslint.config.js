@@ -17,6 +17,7 @@ export default tseslint.config(
     },
   },
   { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  { files: ["bin/**/*.js"], languageOptions: { globals: { process: "readonly", console: "readonly" } } },
   {
     files: ["lib/**/*.ts"],
     rules: restrict([

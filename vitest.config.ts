@@ -13,12 +13,15 @@ const testEnv = {
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: "static", include: ["tests/static/**/*.test.ts"], testTimeout: 180_000 } },
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv } },
+      // groupOrder: static and unit together, then integration, then e2e. On a 2-core machine,
+      // tiers running side by side starve each other's real servers of CPU.
+      { test: { name: "static", include: ["tests/static/**/*.test.ts"], testTimeout: 180_000, sequence: { groupOrder: 0 } } },
+      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv, sequence: { groupOrder: 0 } } },
       {
         test: {
           name: "integration",
           env: testEnv,
+          sequence: { groupOrder: 1 },
           include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/helpers/database-global-setup.ts"],
           fileParallelism: false,
@@ -30,6 +33,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           env: testEnv,
+          sequence: { groupOrder: 2 },
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["tests/helpers/database-global-setup.ts", "tests/helpers/e2e-global-setup.ts"],
           fileParallelism: false,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -45,9 +46,14 @@ export function dataDir(env: Env = loadEnv()): string {
   return path.resolve(env.TOOLWATCH_DATA_DIR);
 }
 
+/**
+ * DATABASE_URL, or else the embedded Postgres that `npm start` runs from the data dir, so that
+ * `npm run worker` can add workers next to a running `npm start` with no configuration.
+ */
 export function requireDatabaseUrl(env: Env = loadEnv()): string {
-  if (!env.DATABASE_URL) {
-    throw new Error("DATABASE_URL is not set (npm start sets it when it starts the embedded Postgres)");
-  }
-  return env.DATABASE_URL;
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const portFile = path.join(dataDir(env), "pg.port");
+  const port = fs.existsSync(portFile) ? fs.readFileSync(portFile, "utf8").trim() : "";
+  if (/^\d+$/.test(port)) return `postgresql://toolwatch:toolwatch@127.0.0.1:${port}/toolwatch`;
+  throw new Error("DATABASE_URL is not set and no embedded Postgres was found in the data dir (start one with npm start)");
 }

@@ -42,6 +42,9 @@ function rootCause(error: unknown): { code: string; message: string } | undefine
       if (/^TARGET_|^RESPONSE_TOO_LARGE$|^INVALID_URL$|^CREDENTIALS_IN_URL$|^UNSUPPORTED_SCHEME$/.test(e.code)) return { code: e.code, message: String(e.message) };
       if (ERRNO_CODES[e.code]) return { code: ERRNO_CODES[e.code]!, message: String(e.message) };
     }
+    if (e.message === "bad port") {
+      return { code: "BLOCKED_PORT", message: "fetch refuses this port (one of the ports browsers block, such as 9, 25 or 6000); serve MCP on another port" };
+    }
     current = e.cause ?? e.data?.cause;
   }
   return undefined;
