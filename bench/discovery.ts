@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { DiscoverySession } from "../lib/discovery/discovery-session";
+import { takeSnapshot } from "../lib/discovery/take-snapshot";
+import { startHttpFixture, writeFixtureState } from "../tests/fixtures/spawn-fixture";
+
+// Discovery engine numbers over real HTTP to a real MCP server (the state-file fixture).
+const TOOLS = Number(process.env.BENCH_WALK_TOOLS ?? 1000);
+const PAGE = Number(process.env.BENCH_WALK_PAGE ?? 10);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 50);
+const tool = (i: number) => ({ name: `tool_${i}`, description: `Tool ${i} does a thing.`, inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } });
+const opts = { connectTimeoutMs: 30_000, requestTimeoutMs: 30_000, maxPages: 10_000 };
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-bench-discovery-"));
+try {
+  writeFixtureState(path.join(dir, "walk.json"), { tools: Array.from({ length: TOOLS }, (_, i) => tool(i)), pageSize: PAGE });
+  const walkServer = await startHttpFixture(path.join(dir, "walk.json"));
+  try {
+    await takeSnapshot({ transport: "streamable_http", url: walkServer.url, headers: {} }, opts); // warm-up
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      const snap = await takeSnapshot({ transport: "streamable_http", url: walkServer.url, headers: {} }, opts);
+      runs.push(performance.now() - t);
+      if (snap.tools.length !== TOOLS) throw new Error(`walk returned ${snap.tools.length} tools`);
+    }
+    runs.sort((a, b) => a - b);
+    const median = runs[2]!;
+    console.log(`walk ${TOOLS} tools in ${TOOLS / PAGE} pages over HTTP (connect + walk + close): median ${median.toFixed(0)} ms, ${((TOOLS / PAGE / median) * 1000).toFixed(0)} pages/s`);
+  } finally {
+    await walkServer.stop();
+  }
+
+  writeFixtureState(path.join(dir, "many.json"), { tools: Array.from({ length: 20 }, (_, i) => tool(i)) });
+  const server = await startHttpFixture(path.join(dir, "many.json"));
+  try {
+    const rssBefore = process.memoryUsage().rss;
+    let firsts = 0;
+    const started = performance.now();
+    let allListed!: () => void;
+    const done = new Promise<void>((r) => (allListed = r));
+    const sessions = Array.from(
+      { length: SESSIONS },
+      () =>
+        new DiscoverySession(
+          { transport: "streamable_http", url: server.url, headers: {} },
+          { ...opts, debounceMs: 300, pollIntervalMs: 600_000, backoffMaxMs: 5_000 },
+          {
+            log: () => undefined,
+            state: async () => undefined,
+            listing: async () => {
+              if (++firsts === SESSIONS) allListed();
+            },
+          },
+        ),
+    );
+    sessions.forEach((s) => s.start());
+    await done;
+    const elapsed = performance.now() - started;
+    await new Promise((r) => setTimeout(r, 500));
+    const rssPer = (process.memoryUsage().rss - rssBefore) / SESSIONS / 1024;
+    console.log(`${SESSIONS} concurrent sessions (2026 listen streams) to first snapshot: ${elapsed.toFixed(0)} ms; ~${rssPer.toFixed(0)} KiB RSS per open session in the worker`);
+    await Promise.all(sessions.map((s) => s.stop()));
+  } finally {
+    await server.stop();
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
