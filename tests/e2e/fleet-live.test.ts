@@ -89,6 +89,17 @@ describe("fleet page in Chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
   });
 
+  it("the demo fleet's timer server gains snapshots while the page stays open", async () => {
+    await page.goto(baseUrl);
+    await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
+    const row = page.getByTestId("server-row-Release Train (demo)");
+    const count = async () => Number((await row.locator("td").nth(4).innerText()).match(/(\d+) snapshot/)?.[1] ?? 0);
+    const first = await count();
+    // TOOLWATCH_DEMO_CHANGE_MS=4000 here: the server changes its tools every 4 s by itself.
+    await expect.poll(count, { timeout: 30_000 }).toBeGreaterThan(first);
+    expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+  });
+
   it("opens a server page with its tools and a timeline that grows live", async () => {
     await page.getByTestId("server-row-e2e-fixture").getByRole("link").click();
     await page.getByRole("heading", { name: /Current tools \(3\)/ }).waitFor({ timeout: 20_000 });
