@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context";
 import { notifyInTx } from "../realtime/notify";
-import { encryptJson } from "../secrets";
-import { computeConfigHash, ServerConnectionConfig } from "./server-config";
+import { connectionColumns } from "./connection-columns";
+import { ServerConnectionConfig } from "./server-config";
 
 export type DemoServerSpec = {
   key: string;
@@ -18,19 +18,7 @@ export type DemoServerSpec = {
 export async function ensureDemoServers(ctx: ServiceContext, key: Buffer, specs: DemoServerSpec[]): Promise<void> {
   for (const spec of specs) {
     const config = ServerConnectionConfig.parse(spec.config);
-    const data = {
-      name: spec.name,
-      transport: config.transport,
-      command: config.transport === "stdio" ? config.command : null,
-      args: config.transport === "stdio" ? config.args : [],
-      cwd: config.transport === "stdio" ? (config.cwd ?? null) : null,
-      envEncrypted: config.transport === "stdio" && Object.keys(config.env).length ? encryptJson(key, config.env) : null,
-      url: config.transport === "stdio" ? null : config.url,
-      headersEncrypted: config.transport !== "stdio" && Object.keys(config.headers).length ? encryptJson(key, config.headers) : null,
-      tags: spec.tags,
-      configHash: computeConfigHash(key, config),
-      pollIntervalSeconds: spec.pollIntervalSeconds ?? 300,
-    };
+    const data = { name: spec.name, tags: spec.tags, pollIntervalSeconds: spec.pollIntervalSeconds ?? 300, ...connectionColumns(key, config) };
     await ctx.db.$transaction(async (tx) => {
       const existing = await tx.mcpServer.findFirst({
         where: { tenantId: ctx.tenantId, demoKey: spec.key },

@@ -1,6 +1,6 @@
 import type { Db } from "../db";
 import type { EraVerdict } from "../discovery/open-connection";
-import { decryptJson } from "../secrets";
+import { configFromRow } from "./connection-columns";
 import type { ServerConnectionConfig } from "./server-config";
 
 export type RunnableServer = {
@@ -33,19 +33,6 @@ export async function listRunnableServers(db: Db, key: Buffer, onlyIds?: string[
     configHash: r.configHash,
     pollIntervalSeconds: r.pollIntervalSeconds,
     ...(r.session?.eraVerdict && r.session.verdictFor === r.configHash ? { verdict: r.session.eraVerdict as EraVerdict } : {}),
-    config:
-      r.transport === "stdio"
-        ? {
-            transport: "stdio",
-            command: r.command ?? "",
-            args: r.args,
-            ...(r.cwd ? { cwd: r.cwd } : {}),
-            env: r.envEncrypted ? decryptJson<Record<string, string>>(key, r.envEncrypted) : {},
-          }
-        : {
-            transport: r.transport,
-            url: r.url ?? "",
-            headers: r.headersEncrypted ? decryptJson<Record<string, string>>(key, r.headersEncrypted) : {},
-          },
+    config: configFromRow(key, r),
   }));
 }

@@ -2,28 +2,16 @@ import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
-import { decryptJson, encryptJson, getSecretKey } from "../secrets";
+import { getSecretKey } from "../secrets";
+import { configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
-import { computeConfigHash, type ServerConnectionConfig } from "./server-config";
+import type { ServerConnectionConfig } from "./server-config";
 import { fieldErrors, ServerInput, ServerPatch } from "./server-input";
 
 export type StdioPermission = { allowStdio: boolean };
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
-function columns(key: Buffer, config: ServerConnectionConfig) {
-  const stdio = config.transport === "stdio";
-  return {
-    transport: config.transport,
-    command: stdio ? config.command : null,
-    args: stdio ? config.args : [],
-    cwd: stdio ? (config.cwd ?? null) : null,
-    envEncrypted: stdio && Object.keys(config.env).length ? encryptJson(key, config.env) : null,
-    url: stdio ? null : config.url,
-    headersEncrypted: !stdio && Object.keys(config.headers).length ? encryptJson(key, config.headers) : null,
-    configHash: computeConfigHash(key, config),
-  };
-}
 
 function invalid(error: import("zod").ZodError): AppError {
   const fields = fieldErrors(error);
@@ -55,7 +43,7 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
           tags: input.tags ?? [],
           enabled: input.enabled ?? true,
           pollIntervalSeconds: input.pollIntervalSeconds ?? 300,
-          ...columns(getSecretKey(), config),
+          ...connectionColumns(getSecretKey(), config),
         },
         select: { id: true },
       });
@@ -83,19 +71,12 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
   }
   if (!stdio && (patch.command || patch.args || patch.env || patch.cwd)) throw new AppError("INVALID_INPUT", "command, args, cwd and env apply to stdio servers only");
   if (stdio && (patch.url || patch.headers)) throw new AppError("INVALID_INPUT", "url and headers apply to HTTP servers only");
-  const config: ServerConnectionConfig = stdio
-    ? {
-        transport: "stdio",
-        command: patch.command ?? row.command ?? "",
-        args: patch.args ?? row.args,
-        env: patch.env ?? (row.envEncrypted ? decryptJson<Record<string, string>>(key, row.envEncrypted) : {}),
-        ...((patch.cwd === undefined ? row.cwd : patch.cwd) ? { cwd: (patch.cwd === undefined ? row.cwd : patch.cwd)! } : {}),
-      }
-    : {
-        transport: row.transport as "streamable_http" | "sse",
-        url: patch.url ?? row.url ?? "",
-        headers: patch.headers ?? (row.headersEncrypted ? decryptJson<Record<string, string>>(key, row.headersEncrypted) : {}),
-      };
+  const stored = configFromRow(key, row);
+  const cwd = patch.cwd === undefined ? row.cwd : patch.cwd;
+  const config: ServerConnectionConfig =
+    stored.transport === "stdio"
+      ? { transport: "stdio", command: patch.command ?? stored.command, args: patch.args ?? stored.args, env: patch.env ?? stored.env, ...(cwd ? { cwd } : {}) }
+      : { transport: stored.transport, url: patch.url ?? stored.url, headers: patch.headers ?? stored.headers };
   if (config.transport !== "stdio" && patch.url) {
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
     if (!checked.success) throw invalid(checked.error);
@@ -108,7 +89,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
         ...(patch.tags ? { tags: patch.tags } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
         ...(patch.pollIntervalSeconds ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
-        ...columns(key, config),
+        ...connectionColumns(key, config),
       },
     });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });

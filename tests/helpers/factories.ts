@@ -2,8 +2,9 @@ import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { createDb, type Db } from "../../lib/db";
-import { encryptJson, getSecretKey } from "../../lib/secrets";
-import { computeConfigHash, type ServerConnectionConfig } from "../../lib/servers/server-config";
+import { getSecretKey } from "../../lib/secrets";
+import { connectionColumns } from "../../lib/servers/connection-columns";
+import type { ServerConnectionConfig } from "../../lib/servers/server-config";
 import { ensureTenant } from "../../lib/tenants/ensure-tenant";
 
 // Every suite mints its own tenant; nothing wipes shared tables, so suites cannot interfere.
@@ -27,13 +28,7 @@ export async function createServer(ctx: ServiceContext, name: string, config: Se
     data: {
       tenantId: ctx.tenantId,
       name,
-      transport: config.transport,
-      command: config.transport === "stdio" ? config.command : null,
-      args: config.transport === "stdio" ? config.args : [],
-      envEncrypted: config.transport === "stdio" && Object.keys(config.env).length ? encryptJson(TEST_KEY, config.env) : null,
-      url: config.transport === "stdio" ? null : config.url,
-      headersEncrypted: config.transport !== "stdio" && Object.keys(config.headers).length ? encryptJson(TEST_KEY, config.headers) : null,
-      configHash: computeConfigHash(TEST_KEY, config),
+      ...connectionColumns(TEST_KEY, config),
       enabled: extra.enabled ?? true,
       pollIntervalSeconds: extra.pollIntervalSeconds ?? 300,
     },
