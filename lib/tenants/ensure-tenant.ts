@@ -3,9 +3,14 @@ import type { Db } from "../db";
 
 export const DEMO_TENANT_SLUG = "demo";
 
-/** Idempotent: the seed and the worker both call it. */
+/**
+ * Idempotent and race-free: the seed, every worker and every web process call it, often at the
+ * same moment. Prisma's upsert reads then inserts, so two callers can both insert and one fails;
+ * INSERT … ON CONFLICT DO NOTHING (createMany skipDuplicates) cannot.
+ */
 export async function ensureTenant(db: Db, slug: string, name: string): Promise<{ id: string; slug: string }> {
-  return db.tenant.upsert({ where: { slug }, create: { slug, name }, update: {}, select: { id: true, slug: true } });
+  await db.tenant.createMany({ data: [{ slug, name }], skipDuplicates: true });
+  return db.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true, slug: true } });
 }
 
 export async function getTenantContext(db: Db, slug: string, actor: Actor): Promise<ServiceContext | null> {

@@ -85,9 +85,15 @@ describe("several workers share one database", () => {
       return l.length === serverIds.length && a >= 3 && a <= 4;
     }, 20_000);
     expect(new Set(owned.map((l) => l.serverId)).size).toBe(serverIds.length);
-    // Sessions are run by the lease holder: each session row names its server's owner.
-    const sessions = await ctx.db.serverSession.findMany({ where: { tenantId: ctx.tenantId } });
-    for (const s of sessions) expect(s.workerId).toBe(owned.find((l) => l.serverId === s.serverId)!.workerId);
+    // Sessions are run by the lease holder: once handed over (the first worker up may take
+    // everything, then give the newcomer its share), each session row names its server's owner.
+    await waitFor(
+      "session rows written by their owners",
+      async () => ({ sessions: await ctx.db.serverSession.findMany({ where: { tenantId: ctx.tenantId } }), leases: await leases() }),
+      ({ sessions, leases: now }) =>
+        sessions.length === serverIds.length && sessions.every((s) => s.status === "live" && s.workerId === now.find((l) => l.serverId === s.serverId)?.workerId),
+      20_000,
+    );
   });
 
   it("killing a worker mid-walk leaves no partial snapshot; the survivor owns its servers within 30 s", async () => {

@@ -87,3 +87,13 @@ describe("recordSnapshot() against a real Postgres", () => {
     await expect(listSnapshots(ctx, serverId, { cursor: "yesterday" })).rejects.toMatchObject({ code: "INVALID_INPUT" });
   });
 });
+
+describe("ensureTenant()", () => {
+  it("is race-free: many callers at once (workers and web processes starting together) all succeed", async () => {
+    const { ensureTenant } = await import("../../lib/tenants/ensure-tenant");
+    const { testDb } = await import("../helpers/factories");
+    const slug = `race-${Date.now()}`;
+    const results = await Promise.all(Array.from({ length: 8 }, () => ensureTenant(testDb(), slug, "Race")));
+    expect(new Set(results.map((r) => r.id)).size).toBe(1);
+  });
+});
