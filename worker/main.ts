@@ -6,7 +6,7 @@ import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import { loadOrCreateKey } from "../lib/secrets";
 import { ensureDemoServers } from "../lib/servers/ensure-demo-servers";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
-import { recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
+import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
 import { Scheduler } from "./scheduler";
 
@@ -49,7 +49,10 @@ const scheduler = new Scheduler(
 );
 
 const demoTenant = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
-const fleet = env.TOOLWATCH_DEMO ? await startDemoFleet({ changeIntervalMs: env.TOOLWATCH_DEMO_CHANGE_MS, log: (l) => log(`demo: ${l}`) }) : undefined;
+// Only the worker that `npm start` launches runs the demo fleet; extra workers (`npm run worker`,
+// which passes --no-demo) would otherwise start a second fleet and rewrite the demo servers' URLs.
+const runDemo = env.TOOLWATCH_DEMO && !process.argv.includes("--no-demo");
+const fleet = runDemo ? await startDemoFleet({ changeIntervalMs: env.TOOLWATCH_DEMO_CHANGE_MS, log: (l) => log(`demo: ${l}`) }) : undefined;
 if (fleet) {
   await ensureDemoServers(
     { tenantId: demoTenant.id, actor: { kind: "system", id: workerId }, db },
@@ -67,6 +70,7 @@ if (fleet) {
   );
 }
 
+await pruneStaleHeartbeats(db);
 await recordHeartbeat(db, workerId, startedAt, 0);
 const heartbeat = setInterval(() => {
   recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));

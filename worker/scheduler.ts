@@ -93,7 +93,7 @@ export class Scheduler {
     this.owned = heldSet;
 
     const { share } = await fairShare(this.db, this.options.liveWorkerWindowMs);
-    if (this.owned.size > share + 1) {
+    if (this.owned.size > share) {
       const extra = [...this.owned].slice(0, this.owned.size - share);
       this.log(`handing ${extra.length} server(s) to other workers (share ${share})`);
       await this.stopSessions(extra);

@@ -138,7 +138,17 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       if (why !== "local") opts.onSubscriptionEnded?.(why);
     });
   };
-  watch(client.autoOpenedSubscription);
+  // The SDK opens the listen stream itself only after a probe; when it adopted a stored verdict
+  // (`prior`) it does not, and the server would go quiet. Open it ourselves in that case.
+  let subscription = client.autoOpenedSubscription;
+  if (negotiatedEra === "modern" && !subscription && advertised) {
+    try {
+      subscription = await client.listen({ toolsListChanged: true }, { timeout: opts.requestTimeoutMs });
+    } catch (error) {
+      opts.onLog?.(`could not open a listen stream (${(error as Error).message}); falling back to polling`);
+    }
+  }
+  watch(subscription);
   const info = client.getServerVersion();
   const discover = client.getDiscoverResult?.() as Record<string, unknown> | undefined;
 
@@ -151,7 +161,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       instructions: client.getInstructions() ?? null,
       transportUsed: kind,
       verdict: negotiatedEra === "modern" && discover ? { kind: "modern", discover } : { kind: "legacy" },
-      pushChannel: negotiatedEra === "modern" ? Boolean(client.autoOpenedSubscription?.honoredFilter.toolsListChanged) : advertised,
+      pushChannel: negotiatedEra === "modern" ? Boolean(subscription?.honoredFilter.toolsListChanged) : advertised,
     },
     listTools: () => listAllTools(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }),
     relisten: async () => {

@@ -13,3 +13,9 @@ export async function recordHeartbeat(db: Db, workerId: string, startedAt: Date,
 export async function removeHeartbeat(db: Db, workerId: string): Promise<void> {
   await db.workerHeartbeat.deleteMany({ where: { workerId } });
 }
+
+/** Forgets workers that have not beaten for an hour (crashed or killed without a clean stop). */
+export async function pruneStaleHeartbeats(db: Db, olderThanMs = 3_600_000): Promise<number> {
+  const { count } = await db.workerHeartbeat.deleteMany({ where: { beatAt: { lt: new Date(Date.now() - olderThanMs) } } });
+  return count;
+}

@@ -30,8 +30,31 @@ describe("era verdict reuse (`prior`)", () => {
 
     const again = await takeSnapshot(config, { ...opts, prior: first.facts.verdict });
     expect(again.facts.era).toBe("modern");
+    // Adopting a verdict must not cost the push channel (the SDK skips its auto-listen then).
+    expect(again.facts.pushChannel).toBe(true);
     expect(again.contentHash).toBe(first.contentHash);
     expect(spawns()).toBe(3); // just the session process
+  });
+
+  it("a session reconnecting with a stored verdict still hears list_changed", async () => {
+    const { DiscoverySession } = await import("../../lib/discovery/discovery-session");
+    const probe = await takeSnapshot(config, opts);
+    const listings: number[] = [];
+    const session = new DiscoverySession(config, { ...opts, debounceMs: 50, pollIntervalMs: 600_000, backoffMaxMs: 1_000, verdict: probe.facts.verdict }, {
+      log: () => undefined,
+      state: async () => undefined,
+      listing: async (l) => void listings.push(l.tools.length),
+    });
+    session.start();
+    try {
+      const { waitFor } = await import("../helpers/factories");
+      await waitFor("first listing", async () => listings, (l) => l.length === 1, 15_000);
+      writeFixtureState(path.join(dir, "state.json"), { tools: [{ name: "t", inputSchema: { type: "object" } }, { name: "u", inputSchema: { type: "object" } }] });
+      await waitFor("pushed change", async () => listings, (l) => l.at(-1) === 2, 15_000);
+    } finally {
+      await session.stop();
+      writeFixtureState(path.join(dir, "state.json"), { tools: [{ name: "t", inputSchema: { type: "object" } }] });
+    }
   });
 
   it("a verdict that no longer holds is dropped and the server is probed again", async () => {
