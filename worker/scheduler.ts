@@ -46,10 +46,6 @@ export class Scheduler {
     return this.running.size;
   }
 
-  get ownedServers(): string[] {
-    return [...this.owned];
-  }
-
   /** How often tick() should run so leases never lapse while we are healthy. */
   get tickIntervalMs(): number {
     return Math.max(500, Math.floor(this.ttl / 3));
@@ -64,11 +60,6 @@ export class Scheduler {
   tick(): Promise<void> {
     this.chain = this.chain.then(() => this.tickNow()).catch((error: Error) => this.log(`scheduler tick failed: ${error.message}`));
     return this.chain;
-  }
-
-  /** Kept for callers that only want a reconcile: every tick reconciles. */
-  reconcile(): Promise<void> {
-    return this.tick();
   }
 
   private async tickNow(): Promise<void> {

@@ -99,7 +99,7 @@ describe("worker discovery against real MCP servers", () => {
 
   it("disabling a server stops its session and records it as stopped", async () => {
     await ctx.db.mcpServer.update({ where: { id: ids.http! }, data: { enabled: false } });
-    await scheduler.reconcile();
+    await scheduler.tick();
     await waitFor("http stopped", () => session(ids.http!), (x) => x?.status === "stopped");
     expect(scheduler.refresh(ids.http!)).toBe(false);
   });

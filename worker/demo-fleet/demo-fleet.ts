@@ -73,7 +73,6 @@ export const DEMO_SERVERS: DemoServerInfo[] = [
 ];
 
 /** Whether the worker should start the demo fleet. */
-export const demoFleetEnabled = (env: NodeJS.ProcessEnv = process.env): boolean => env.TOOLWATCH_DEMO !== "0";
 
 const script = (file: string): string => fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
 const info = (key: string): DemoServerInfo => DEMO_SERVERS.find((s) => s.key === key)!;
