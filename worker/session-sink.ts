@@ -53,9 +53,9 @@ export function createSessionSink(
         ttlMs: listing.ttlMs,
         cacheScope: listing.cacheScope,
         diagnostics: { pages: listing.pages, restarts: listing.restarts, dropped: listing.dropped, duplicateNames: listing.duplicateNames, warnings: listing.warnings, transport: facts.transportUsed },
+        warnings: listing.warnings,
         leaseHolder: workerId,
       });
-      await updateSessionState(ctx, serverId, { warnings: listing.warnings, leaseHolder: workerId });
       if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s))`);
     },
   };

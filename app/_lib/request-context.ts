@@ -8,6 +8,10 @@ import { DEMO_TENANT_SLUG, ensureTenant } from "../../lib/tenants/ensure-tenant"
  */
 export async function getRequestContext(_request: Request): Promise<ServiceContext> {
   const db = getDb();
-  const tenant = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
-  return { tenantId: tenant.id, actor: { kind: "anonymous" }, db };
+  // A tenant's id never changes: look it up once per process, not on every request.
+  demoTenantId ??= ensureTenant(db, DEMO_TENANT_SLUG, "Demo team").then((t) => t.id);
+  demoTenantId.catch(() => (demoTenantId = undefined)); // retry after a failed lookup
+  return { tenantId: await demoTenantId, actor: { kind: "anonymous" }, db };
 }
+
+let demoTenantId: Promise<string> | undefined;

@@ -1,4 +1,4 @@
-import { Client, ProtocolError, SdkError } from "@modelcontextprotocol/client";
+import { Client, SdkError } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ServerConnectionConfig } from "../servers/server-config";
 import { DiscoveryError } from "./discovery-error";
@@ -252,7 +252,6 @@ function connectError(error: unknown, timeoutMs: number, stderr: string): unknow
   if (error instanceof SdkError && error.code === "REQUEST_TIMEOUT") {
     return new DiscoveryError("CONNECT_TIMEOUT", withStderr(`no answer to the handshake within ${timeoutMs} ms`, stderr));
   }
-  if (error instanceof ProtocolError || error instanceof SdkError) return stderr ? withNote(error, `server stderr: ${lastLines(stderr)}`) : error;
   if (error instanceof Error && stderr) return withNote(error, `server stderr: ${lastLines(stderr)}`);
   return error;
 }

@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context";
-import { Prisma, type SessionStatus } from "../generated/prisma/client";
+import type { SessionStatus } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { assertLeaseHeld } from "../workers/leases";
 
@@ -18,7 +18,6 @@ export type SessionPatch = {
   transportUsed?: string | null;
   /** The era verdict and the config hash it was obtained for (a config change invalidates it). */
   verdict?: { value: object; configHash: string };
-  warnings?: string[] | null;
   /** When set, the write only commits while this worker holds the server's lease. */
   leaseHolder?: string;
 };
@@ -29,11 +28,10 @@ export type SessionPatch = {
  */
 export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
   const now = new Date();
-  const { status, reason, error, serverInfo, capabilities, verdict, warnings, leaseHolder, ...rest } = patch;
+  const { status, reason, error, serverInfo, capabilities, verdict, leaseHolder, ...rest } = patch;
   const data = {
     ...rest,
     ...(verdict ? { eraVerdict: verdict.value, verdictFor: verdict.configHash, eraVerdictAt: now } : {}),
-    ...(warnings !== undefined ? { warnings: warnings?.length ? warnings : Prisma.DbNull } : {}),
     ...(status ? { status, statusReason: reason ?? null } : {}),
     ...(serverInfo !== undefined ? { serverInfo: serverInfo ?? undefined } : {}),
     ...(capabilities !== undefined ? { capabilities: capabilities ?? undefined } : {}),

@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../context";
 import type { Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { assertLeaseHeld } from "../workers/leases";
 import { hashTool, hashToolList } from "./canonical-hash";
@@ -18,6 +19,8 @@ export type RecordSnapshotInput = {
   cacheScope?: string | null;
   /** How the list was obtained (pages, restarts, dropped items, warnings); not hashed. */
   diagnostics?: object | null;
+  /** Problems of this listing that still allowed a snapshot; stored on the session ([] clears). */
+  warnings?: string[];
   /** When set, the write is fenced: it only commits while this worker holds the server's lease. */
   leaseHolder?: string;
   at?: Date;
@@ -53,7 +56,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
         where: { id: latest.id },
         data: { lastConfirmedAt: at, confirmCount: { increment: 1 } },
       });
-      await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at });
+      await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, ...warningsData(input.warnings) });
       await notifyInTx(tx, { type: "snapshot:confirmed", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: latest.id });
       return { kind: "confirmed", snapshotId: latest.id, contentHash };
     }
@@ -85,7 +88,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
         toolVersionId: versionIds.get(t.hash)!,
       })),
     });
-    await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, lastChangeAt: at });
+    await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, lastChangeAt: at, ...warningsData(input.warnings) });
     await notifyInTx(tx, { type: "snapshot:recorded", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: snapshot.id });
     return { kind: "created", snapshotId: snapshot.id, contentHash };
   });
@@ -108,11 +111,16 @@ async function upsertToolVersions(
   return new Map(rows.map((r) => [r.hash, r.id]));
 }
 
+function warningsData(warnings: string[] | undefined) {
+  if (warnings === undefined) return {};
+  return { warnings: warnings.length ? warnings : Prisma.DbNull };
+}
+
 async function touchSession(
   tx: Tx,
   tenantId: string,
   serverId: string,
-  data: { lastListedAt: Date; lastChangeAt?: Date },
+  data: { lastListedAt: Date; lastChangeAt?: Date; warnings?: string[] | typeof Prisma.DbNull },
 ): Promise<void> {
   await tx.serverSession.upsert({
     where: { serverId },
