@@ -4,8 +4,9 @@ import { RelativeTime } from "../../_components/RelativeTime";
 import { useSnapshotsQuery } from "../../_hooks/queries";
 
 const TRIGGERS: Record<string, string> = {
-  connect: "first connect",
-  reconnect: "reconnect",
+  connect: "on connect",
+  reconnect: "on reconnect",
+  relisten: "re-subscribed",
   list_changed: "list_changed",
   poll: "poll",
   ttl_expiry: "TTL expiry",
