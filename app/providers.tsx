@@ -21,6 +21,10 @@ export function Providers({ children }: { children: ReactNode }) {
 function RealtimeBridge({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const state = useRealtimeConnection((event: RealtimeEvent) => {
+    if (!("serverId" in event)) {
+      void queryClient.invalidateQueries();
+      return;
+    }
     void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
     void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
     if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {

@@ -26,6 +26,13 @@ export const EnvSchema = z.object({
   TOOLWATCH_HEARTBEAT_MS: int(5_000, 500),
   TOOLWATCH_BACKOFF_MAX_MS: int(300_000, 1_000),
   TOOLWATCH_WORKER_ID: z.string().optional(),
+  // The URL people use to reach the web UI (links in invitations, secure cookies under https).
+  // Unset: whatever host the browser used, with same-origin checks.
+  TOOLWATCH_BASE_URL: z.string().url().optional(),
+  // Open sign-up. When false, only the first account and people holding an invitation may sign up.
+  TOOLWATCH_ALLOW_SIGNUP: boolish.default(true),
+  // Password of the seeded demo account (demo@toolwatch.local); unset: a random one kept in the data dir.
+  TOOLWATCH_DEMO_PASSWORD: z.string().min(8).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -80,6 +80,7 @@ const heartbeat = setInterval(() => {
 // servers of dead workers and catches anything a NOTIFY missed.
 const listener = listenForEvents(url, (event) => {
   if (event.type === "server:changed") void scheduler.tick();
+  if (event.type === "server:refreshRequested") scheduler.refresh(event.serverId);
 }, log);
 // Workers starting together (deploys, restarts) should not all grab servers in the same instant.
 await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, scheduler.tickIntervalMs)));

@@ -23,3 +23,18 @@ export function route<A extends unknown[]>(fn: (...args: A) => Promise<unknown>)
 export function searchParams(request: Request): Record<string, string> {
   return Object.fromEntries(new URL(request.url).searchParams);
 }
+
+/** The JSON body of a write request, or a 400 saying what is wrong with it. */
+export async function readJson(request: Request): Promise<unknown> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) throw new AppError("INVALID_INPUT", "Send the body as JSON with Content-Type: application/json");
+  const text = await request.text();
+  if (text.length > 1_000_000) throw new AppError("INVALID_INPUT", "Body too large (1 MB at most)");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("INVALID_INPUT", "Body is not valid JSON");
+  }
+}
+
+export type IdParams = { params: Promise<{ id: string }> };

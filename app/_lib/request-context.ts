@@ -1,17 +1,43 @@
+import { authenticate, contextForPrincipal, requirePrincipal, type Principal } from "../../lib/auth/authenticate";
 import type { ServiceContext } from "../../lib/context";
 import { getDb } from "../../lib/db";
-import { DEMO_TENANT_SLUG, ensureTenant } from "../../lib/tenants/ensure-tenant";
+import { AppError } from "../../lib/errors";
 
 /**
- * The tenant and actor of an HTTP request. Accounts and API keys arrive with issue 4; until then
- * every request acts, read-only, for the seeded demo tenant. Handlers only ever get a ctx from here.
+ * The caller of an HTTP request (session cookie or `Authorization: Bearer <api key>`) and the
+ * team context it acts in. Handlers only ever get a ctx from here: 401 without credentials.
  */
-export async function getRequestContext(_request: Request): Promise<ServiceContext> {
-  const db = getDb();
-  // A tenant's id never changes: look it up once per process, not on every request.
-  demoTenantId ??= ensureTenant(db, DEMO_TENANT_SLUG, "Demo team").then((t) => t.id);
-  demoTenantId.catch(() => (demoTenantId = undefined)); // retry after a failed lookup
-  return { tenantId: await demoTenantId, actor: { kind: "anonymous" }, db };
+export async function getRequestContext(request: Request): Promise<ServiceContext> {
+  return contextForPrincipal(getDb(), await getCaller(request));
 }
 
-let demoTenantId: Promise<string> | undefined;
+/** The authenticated caller; cookie-authenticated writes must come from our own origin (CSRF). */
+export async function getCaller(request: Request): Promise<Principal> {
+  const principal = await requirePrincipal(request.headers);
+  if (principal.kind === "user" && request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
+  return principal;
+}
+
+/** A signed-in person (not an API key): teams, switching, invitations are personal acts. */
+export async function getSignedInUser(request: Request): Promise<Extract<Principal, { kind: "user" }>> {
+  const principal = await getCaller(request);
+  if (principal.kind !== "user") throw new AppError("FORBIDDEN", "This needs a signed-in person; API keys act only on their team's servers and data");
+  return principal;
+}
+
+export async function getPrincipal(request: Request): Promise<Principal | null> {
+  return authenticate(request.headers);
+}
+
+function assertSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (!origin) return; // not a browser cross-site request (browsers always send Origin on those)
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw new AppError("FORBIDDEN", "Cross-site request refused");
+  }
+  if (!host || originHost !== host) throw new AppError("FORBIDDEN", "Cross-site request refused");
+}

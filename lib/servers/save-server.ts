@@ -1,4 +1,6 @@
 import type { ServiceContext } from "../context";
+import { requirePermission } from "../auth/permissions";
+import { recordAudit } from "../audit-log/record-audit";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
@@ -6,17 +8,14 @@ import { getSecretKey } from "../secrets";
 import { configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
 import type { ServerConnectionConfig } from "./server-config";
-import { fieldErrors, ServerInput, ServerPatch } from "./server-input";
+import { invalidInput } from "../validation";
+import { ServerInput, ServerPatch } from "./server-input";
 
 export type StdioPermission = { allowStdio: boolean };
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
 
-function invalid(error: import("zod").ZodError): AppError {
-  const fields = fieldErrors(error);
-  return new AppError("INVALID_INPUT", Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "), { fields });
-}
 
 /**
  * Registers a server. Running a stdio server means running a command on the worker host, so
@@ -24,8 +23,9 @@ function invalid(error: import("zod").ZodError): AppError {
  * the same transaction and starts a session within moments.
  */
 export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
+  requirePermission(ctx, "server:write");
   const parsed = ServerInput.safeParse(raw);
-  if (!parsed.success) throw invalid(parsed.error);
+  if (!parsed.success) throw invalidInput(parsed.error);
   const input = parsed.data;
   if (input.transport === "stdio" && !permission.allowStdio) {
     throw new AppError("FORBIDDEN", "Registering stdio servers is not allowed for you on this instance (it runs a command on the worker host)");
@@ -47,6 +47,7 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
         },
         select: { id: true },
       });
+      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...secretKeysSet(config) });
       await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
       return row;
     });
@@ -60,8 +61,9 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
 
 /** Edits a server; a changed connection config restarts its session (new config hash). */
 export async function updateServer(ctx: ServiceContext, serverId: string, raw: unknown, permission: StdioPermission) {
+  requirePermission(ctx, "server:write");
   const parsed = ServerPatch.safeParse(raw);
-  if (!parsed.success) throw invalid(parsed.error);
+  if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
   const row = await getServerOrThrow(ctx, serverId);
   const key = getSecretKey();
@@ -79,7 +81,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
       : { transport: stored.transport, url: patch.url ?? stored.url, headers: patch.headers ?? stored.headers };
   if (config.transport !== "stdio" && patch.url) {
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
-    if (!checked.success) throw invalid(checked.error);
+    if (!checked.success) throw invalidInput(checked.error);
   }
   return ctx.db.$transaction(async (tx) => {
     await tx.mcpServer.update({
@@ -92,6 +94,8 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
         ...connectionColumns(key, config),
       },
     });
+    // Field names only: secret values never enter the audit log.
+    await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, { name: patch.name ?? row.name, fields: Object.keys(patch).sort() });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };
   });
@@ -99,9 +103,27 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */
 export async function deleteServer(ctx: ServiceContext, serverId: string) {
+  requirePermission(ctx, "server:write");
   const row = await getServerOrThrow(ctx, serverId);
   await ctx.db.$transaction(async (tx) => {
     await tx.mcpServer.delete({ where: { id: row.id } });
+    await recordAudit(tx, ctx, "server.deleted", { type: "server", id: row.id }, { name: row.name, transport: row.transport });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
   });
+}
+
+/** Asks the worker that owns the session to re-list now (bypassing TTL freshness). */
+export async function requestRefresh(ctx: ServiceContext, serverId: string) {
+  requirePermission(ctx, "server:refresh");
+  const row = await getServerOrThrow(ctx, serverId);
+  if (!row.enabled) throw new AppError("CONFLICT", "This server is disabled: enable it before asking for a refresh");
+  await ctx.db.$transaction(async (tx) => {
+    await recordAudit(tx, ctx, "server.refresh_requested", { type: "server", id: row.id }, { name: row.name });
+    await notifyInTx(tx, { type: "server:refreshRequested", tenantId: ctx.tenantId, serverId: row.id });
+  });
+  return { id: row.id, requested: true };
+}
+
+function secretKeysSet(config: ServerConnectionConfig): Record<string, string[]> {
+  return config.transport === "stdio" ? { envKeys: Object.keys(config.env).sort() } : { headerKeys: Object.keys(config.headers).sort() };
 }

@@ -50,9 +50,3 @@ export const ServerPatch = z.object({
 });
 export type ServerPatch = z.infer<typeof ServerPatch>;
 
-/** zod issues as a field → message map for 400/422 bodies. */
-export function fieldErrors(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) out[issue.path.join(".") || "_"] ??= issue.message;
-  return out;
-}

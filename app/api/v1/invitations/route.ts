@@ -1,0 +1,13 @@
+import { createInvitation, listInvitations } from "../../../../lib/auth/invitations";
+import { readJson, route } from "../../../_lib/http";
+import { getRequestContext } from "../../../_lib/request-context";
+
+export const dynamic = "force-dynamic";
+
+export const GET = route(async (request: Request) => ({ items: await listInvitations(await getRequestContext(request)) }));
+
+export const POST = route(async (request: Request) => {
+  const ctx = await getRequestContext(request);
+  const invitation = await createInvitation(ctx, await readJson(request));
+  return Response.json({ ...invitation, url: new URL(invitation.path, request.url).toString() }, { status: 201 });
+});

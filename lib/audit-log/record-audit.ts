@@ -1,0 +1,47 @@
+import type { Actor, ServiceContext } from "../context";
+import type { Tx } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+
+// Audit actions, named <object>.<verb>. Closed list so the UI can label them.
+export type AuditAction =
+  | "team.created"
+  | "server.created"
+  | "server.updated"
+  | "server.deleted"
+  | "server.refresh_requested"
+  | "member.joined"
+  | "member.role_changed"
+  | "member.removed"
+  | "invitation.created"
+  | "invitation.canceled"
+  | "key.created"
+  | "key.revoked"
+  | "alert.acknowledged"
+  | "alert.approved"
+  | "alert.rejected";
+
+export function actorLabel(actor: Actor): string {
+  return actor.kind === "system" ? `system (${actor.id})` : actor.label;
+}
+
+/** Appends one audit event in the caller's transaction: the change and its record commit together. */
+export async function recordAudit(
+  tx: Tx,
+  ctx: ServiceContext,
+  action: AuditAction,
+  target?: { type: string; id: string } | null,
+  details?: Record<string, unknown>,
+): Promise<void> {
+  await tx.auditEvent.create({
+    data: {
+      tenantId: ctx.tenantId,
+      actorKind: ctx.actor.kind,
+      actorId: ctx.actor.id,
+      actorLabel: actorLabel(ctx.actor),
+      action,
+      targetType: target?.type ?? null,
+      targetId: target?.id ?? null,
+      ...(details ? { details: details as Prisma.InputJsonValue } : {}),
+    },
+  });
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { defaultKeyHasher } from "@better-auth/api-key";
+import { z } from "zod";
+import { recordAudit, actorLabel } from "../audit-log/record-audit";
+import { ROLE_NAMES, type ServiceContext } from "../context";
+import { AppError } from "../errors";
+import { isUuid } from "../ids";
+import { parseKeyMetadata } from "./key-metadata";
+import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
+import { invalidInput } from "../validation";
+
+// Team API keys. Rows live in @better-auth/api-key's table and are verified by the plugin
+// (hash lookup, enabled, expiry, last-used time); minting and revoking happen here so that the
+// role ceiling and the audit log cannot be bypassed. The secret is returned once and never stored.
+const KEY_PREFIX = "tw_";
+
+export const CreateKeyInput = z.object({
+  name: z.string().trim().min(1, "name is required").max(80),
+  role: z.enum(ROLE_NAMES),
+  expiresInDays: z.number().int().min(1).max(3650).nullable().optional(),
+});
+
+export type ApiKeySummary = {
+  id: string;
+  name: string;
+  start: string;
+  role: string;
+  createdAt: Date;
+  createdBy: string | null;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: string | null;
+  revokedBy: string | null;
+  status: "active" | "revoked" | "expired";
+};
+
+export async function createApiKey(ctx: ServiceContext, raw: unknown): Promise<ApiKeySummary & { key: string }> {
+  requirePermission(ctx, "key:manage");
+  const parsed = CreateKeyInput.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const input = parsed.data;
+  if (ROLE_RANK[input.role] > ROLE_RANK[actorRole(ctx)]) {
+    throw new AppError("FORBIDDEN", `You cannot create a key with role ${input.role}: it is above your own role (${actorRole(ctx)})`);
+  }
+  const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+  const metadata = { role: input.role, createdBy: actorLabel(ctx.actor) };
+  const row = await ctx.db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        name: input.name,
+        start: key.slice(0, 8),
+        prefix: KEY_PREFIX,
+        key: await defaultKeyHasher(key),
+        referenceId: ctx.tenantId,
+        enabled: true,
+        rateLimitEnabled: false,
+        metadata: JSON.stringify(metadata),
+        expiresAt: input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : null,
+      },
+    });
+    await recordAudit(tx, ctx, "key.created", { type: "apiKey", id: created.id }, { name: input.name, role: input.role, start: created.start });
+    return created;
+  });
+  return { ...toSummary(row), key };
+}
+
+export async function listApiKeys(ctx: ServiceContext): Promise<ApiKeySummary[]> {
+  requirePermission(ctx, "key:manage");
+  const rows = await ctx.db.apiKey.findMany({ where: { referenceId: ctx.tenantId }, orderBy: { createdAt: "desc" } });
+  return rows.map(toSummary);
+}
+
+/** Revoking disables the key (it keeps its row, so the list still shows who made it and when). */
+export async function revokeApiKey(ctx: ServiceContext, keyId: string): Promise<ApiKeySummary> {
+  requirePermission(ctx, "key:manage");
+  const row = isUuid(keyId) ? await ctx.db.apiKey.findFirst({ where: { id: keyId, referenceId: ctx.tenantId } }) : null;
+  if (!row) throw new AppError("NOT_FOUND", "API key not found");
+  const meta = parseKeyMetadata(row.metadata);
+  if (meta.role && ROLE_RANK[meta.role] > ROLE_RANK[actorRole(ctx)]) {
+    throw new AppError("FORBIDDEN", `You cannot revoke a key with role ${meta.role}: it is above your own role`);
+  }
+  if (row.enabled === false) return toSummary(row);
+  const updated = await ctx.db.$transaction(async (tx) => {
+    const next = await tx.apiKey.update({
+      where: { id: row.id },
+      data: { enabled: false, metadata: JSON.stringify({ ...meta, revokedAt: new Date().toISOString(), revokedBy: actorLabel(ctx.actor) }) },
+    });
+    await recordAudit(tx, ctx, "key.revoked", { type: "apiKey", id: row.id }, { name: row.name, role: meta.role, start: row.start });
+    return next;
+  });
+  return toSummary(updated);
+}
+
+function toSummary(row: { id: string; name: string | null; start: string | null; metadata: string | null; createdAt: Date; lastRequest: Date | null; expiresAt: Date | null; enabled: boolean | null }): ApiKeySummary {
+  const meta = parseKeyMetadata(row.metadata);
+  const expired = row.expiresAt !== null && row.expiresAt.getTime() <= Date.now();
+  return {
+    id: row.id,
+    name: row.name ?? "",
+    start: row.start ?? "",
+    role: meta.role ?? "unknown",
+    createdAt: row.createdAt,
+    createdBy: meta.createdBy ?? null,
+    lastUsedAt: row.lastRequest,
+    expiresAt: row.expiresAt,
+    revokedAt: meta.revokedAt ?? null,
+    revokedBy: meta.revokedBy ?? null,
+    status: row.enabled === false ? "revoked" : expired ? "expired" : "active",
+  };
+}

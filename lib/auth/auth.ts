@@ -1,0 +1,127 @@
+import { hkdfSync } from "node:crypto";
+import { apiKey } from "@better-auth/api-key";
+import { APIError, betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { createAccessControl } from "better-auth/plugins/access";
+import { organization } from "better-auth/plugins/organization";
+import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugins/organization/access";
+import { getDb, type Db } from "../db";
+import { loadEnv } from "../env";
+import { getSecretKey } from "../secrets";
+import { DEMO_USER_EMAIL } from "./demo-account";
+
+// better-auth does the authentication: password hashing, sessions in httpOnly cookies, the
+// organization plugin (tenant = organization: members, invitations, active team) and API-key
+// verification. Toolwatch's own verbs (lib/auth/*) decide who may do what, with the one role
+// table in permissions.ts; better-auth's access control below only has to know the four roles.
+const statement = { ...defaultStatements, apiKey: ["create", "read", "update", "delete"] } as const;
+const ac = createAccessControl(statement);
+const keys = { apiKey: ["create", "read", "update", "delete"] } as const;
+const orgRoles = {
+  owner: ac.newRole({ ...ownerAc.statements, ...keys }),
+  admin: ac.newRole({ ...adminAc.statements, ...keys }),
+  member: ac.newRole({ ...memberAc.statements }),
+  viewer: ac.newRole({}),
+};
+
+/** better-auth's secret, derived from Toolwatch's one secret key (never the key itself). */
+function authSecret(): string {
+  return Buffer.from(hkdfSync("sha256", getSecretKey(), Buffer.alloc(0), "toolwatch/better-auth/v1", 32)).toString("base64url");
+}
+
+// better-auth logs every rejected API key at ERROR with a dump; a bad key on a public endpoint
+// is routine, so those become one quiet line and everything else keeps its level.
+function log(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]) {
+  if (/api key/i.test(message)) return;
+  if (level === "debug") return;
+  const first = args[0] instanceof Error ? `: ${args[0].message}` : "";
+  (level === "error" ? console.error : console.warn)(`[auth] ${message}${first}`);
+}
+
+export function createAuth(db: Db) {
+  const env = loadEnv();
+  return betterAuth({
+    appName: "Toolwatch",
+    secret: authSecret(),
+    // A fixed public URL when configured; otherwise the host the browser used (self-hosted
+    // instances are reached by many names: localhost, an IP, a LAN name).
+    baseURL: env.TOOLWATCH_BASE_URL ?? { allowedHosts: ["*"], fallback: `http://localhost:${env.PORT}`, protocol: "auto" },
+    database: prismaAdapter(db, { provider: "postgresql" }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
+    // Key creation and updates go through Toolwatch's verbs (role ceiling, audit log); the plugin's
+    // own HTTP routes would let any admin mint an owner key.
+    disabledPaths: ["/api-key/create", "/api-key/update", "/organization/delete"],
+    advanced: { database: { generateId: "uuid" }, cookiePrefix: "toolwatch" },
+    logger: { level: "warn", log },
+    user: { additionalFields: { instanceAdmin: { type: "boolean", defaultValue: false, input: false } } },
+    databaseHooks: {
+      user: {
+        create: {
+          before: async (user) => {
+            if (env.TOOLWATCH_ALLOW_SIGNUP) return;
+            const email = String(user.email).toLowerCase();
+            const [anyAdmin, invited] = await Promise.all([
+              db.user.count({ where: { instanceAdmin: true } }),
+              db.invitation.count({ where: { email, status: "pending", expiresAt: { gt: new Date() } } }),
+            ]);
+            if (anyAdmin > 0 && invited === 0 && email !== DEMO_USER_EMAIL) {
+              throw new APIError("FORBIDDEN", { message: "Sign-up is invitation-only on this instance: ask a team admin for an invitation link" });
+            }
+          },
+          after: async (user) => {
+            if (String(user.email).toLowerCase() !== DEMO_USER_EMAIL) await promoteFirstAccount(db, user.id);
+          },
+        },
+      },
+      session: {
+        create: {
+          // A new session starts in the user's first team, so a sign-in lands on a fleet.
+          before: async (session) => {
+            const first = await db.member.findFirst({ where: { userId: session.userId }, orderBy: { createdAt: "asc" }, select: { tenantId: true } });
+            return { data: { ...session, activeTenantId: first?.tenantId ?? null } };
+          },
+        },
+      },
+    },
+    plugins: [
+      organization({
+        ac,
+        roles: orgRoles,
+        creatorRole: "owner",
+        invitationExpiresIn: 7 * 24 * 3600,
+        cancelPendingInvitationsOnReInvite: true,
+        disableOrganizationDeletion: true, // a team's deletion would cascade into its history
+        schema: {
+          organization: { modelName: "tenant" },
+          member: { fields: { organizationId: "tenantId" } },
+          invitation: { fields: { organizationId: "tenantId" } },
+          session: { fields: { activeOrganizationId: "activeTenantId" } },
+        },
+      }),
+      apiKey({ references: "organization", defaultPrefix: "tw_", enableMetadata: true, rateLimit: { enabled: false } }, { schema: { apikey: { modelName: "apiKey" } } }),
+    ],
+  });
+}
+
+/**
+ * The first account on a fresh instance administers it. Serialised by an advisory lock so two
+ * simultaneous first sign-ups cannot both win.
+ */
+async function promoteFirstAccount(db: Db, userId: string): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolwatch:first-admin'))`;
+    if ((await tx.user.count({ where: { instanceAdmin: true } })) === 0) {
+      await tx.user.update({ where: { id: userId }, data: { instanceAdmin: true } });
+    }
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+// One instance per process (Next dev re-evaluates modules; server.ts and the route bundle share it).
+const holder = globalThis as unknown as { __toolwatchAuth?: Auth };
+
+export function getAuth(): Auth {
+  holder.__toolwatchAuth ??= createAuth(getDb());
+  return holder.__toolwatchAuth;
+}

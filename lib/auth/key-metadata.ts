@@ -1,0 +1,23 @@
+import { isRole, type Role } from "../context";
+
+// What Toolwatch keeps in an API key's metadata (the plugin stores it as JSON text).
+export type KeyMetadata = { role?: Role; createdBy?: string; revokedAt?: string; revokedBy?: string };
+
+export function parseKeyMetadata(raw: unknown): KeyMetadata {
+  let value = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return {};
+    }
+  }
+  if (!value || typeof value !== "object") return {};
+  const v = value as Record<string, unknown>;
+  return {
+    ...(isRole(v.role) ? { role: v.role } : {}),
+    ...(typeof v.createdBy === "string" ? { createdBy: v.createdBy } : {}),
+    ...(typeof v.revokedAt === "string" ? { revokedAt: v.revokedAt } : {}),
+    ...(typeof v.revokedBy === "string" ? { revokedBy: v.revokedBy } : {}),
+  };
+}
