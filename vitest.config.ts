@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 const testEnv = {
   TOOLWATCH_SECRET_KEY: "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=",
   TOOLWATCH_DATA_DIR: path.join(os.tmpdir(), "toolwatch-test-data"),
+  // Tests sign many users up from one address; the brake itself is tested with its own limit.
+  TOOLWATCH_AUTH_RATE_LIMIT: "1000",
 };
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.

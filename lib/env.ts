@@ -33,6 +33,8 @@ export const EnvSchema = z.object({
   TOOLWATCH_ALLOW_SIGNUP: boolish.default(true),
   // Password of the seeded demo account (demo@toolwatch.local); unset: a random one kept in the data dir.
   TOOLWATCH_DEMO_PASSWORD: z.string().min(8).optional(),
+  // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).
+  TOOLWATCH_AUTH_RATE_LIMIT: int(10, 0),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -53,6 +53,16 @@ export function createAuth(db: Db) {
     disabledPaths: ["/api-key/create", "/api-key/update", "/organization/delete"],
     advanced: { database: { generateId: "uuid" }, cookiePrefix: "toolwatch" },
     logger: { level: "warn", log },
+    // In memory, per client IP (x-forwarded-for as set by the web server): a brake on password guessing.
+    rateLimit: {
+      enabled: env.TOOLWATCH_AUTH_RATE_LIMIT > 0,
+      window: 60,
+      max: 600,
+      customRules: {
+        "/sign-in/email": { window: 60, max: Math.max(env.TOOLWATCH_AUTH_RATE_LIMIT, 1) },
+        "/sign-up/email": { window: 60, max: Math.max(env.TOOLWATCH_AUTH_RATE_LIMIT, 1) },
+      },
+    },
     user: { additionalFields: { instanceAdmin: { type: "boolean", defaultValue: false, input: false } } },
     databaseHooks: {
       user: {
