@@ -29,7 +29,8 @@ export async function getPrincipal(request: Request): Promise<Principal | null> 
   return authenticate(request.headers);
 }
 
-function assertSameOrigin(request: Request): void {
+/** A browser request from another origin is refused (403); requests without Origin (CLI, curl) pass. */
+export function assertSameOrigin(request: Request): void {
   const origin = request.headers.get("origin");
   if (!origin) return; // not a browser cross-site request (browsers always send Origin on those)
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");

@@ -5,7 +5,8 @@ import { invalidInput } from "../validation";
 
 const Query = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  before: z.coerce.bigint().optional(), // id cursor: events older than this one
+  // id cursor: events older than this one (bounded to Postgres bigint, or the query would fail as a 500)
+  before: z.coerce.bigint().min(1n).max(9_223_372_036_854_775_807n).optional(),
   action: z.string().max(60).optional(),
 });
 

@@ -38,6 +38,27 @@ function log(level: "debug" | "info" | "warn" | "error", message: string, ...arg
   (level === "error" ? console.error : console.warn)(`[auth] ${message}${first}`);
 }
 
+// Team, member, invitation and key changes go through Toolwatch's verbs (/api/v1: one role table,
+// role ceilings, audit log, socket disconnects). The plugins' own HTTP routes skip all of that: an
+// admin could mint or delete an owner's key, rename a team or change roles unaudited, and a viewer
+// could list invitation links. Closed here; server-side calls (auth.api.*) are unaffected.
+const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
+  "/api-key/create",
+  "/api-key/update",
+  "/api-key/delete",
+  "/organization/create",
+  "/organization/update",
+  "/organization/delete",
+  "/organization/get-full-organization",
+  "/organization/list-invitations",
+  "/organization/invite-member",
+  "/organization/cancel-invitation",
+  "/organization/accept-invitation",
+  "/organization/update-member-role",
+  "/organization/remove-member",
+  "/organization/leave",
+];
+
 export function createAuth(db: Db) {
   const env = loadEnv();
   return betterAuth({
@@ -48,9 +69,7 @@ export function createAuth(db: Db) {
     baseURL: env.TOOLWATCH_BASE_URL ?? { allowedHosts: ["*"], fallback: `http://localhost:${env.PORT}`, protocol: "auto" },
     database: prismaAdapter(db, { provider: "postgresql" }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, autoSignIn: true },
-    // Key creation and updates go through Toolwatch's verbs (role ceiling, audit log); the plugin's
-    // own HTTP routes would let any admin mint an owner key.
-    disabledPaths: ["/api-key/create", "/api-key/update", "/organization/delete"],
+    disabledPaths: PLUGIN_PATHS_OWNED_BY_TOOLWATCH,
     advanced: { database: { generateId: "uuid" }, cookiePrefix: "toolwatch" },
     logger: { level: "warn", log },
     // In memory, per client IP (x-forwarded-for as set by the web server): a brake on password guessing.

@@ -34,8 +34,8 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
     input.transport === "stdio"
       ? { transport: "stdio", command: input.command!, args: input.args ?? [], env: input.env ?? {}, ...(input.cwd ? { cwd: input.cwd } : {}) }
       : { transport: TRANSPORT[input.transport] as "streamable_http" | "sse", url: input.url!, headers: input.headers ?? {} };
-  try {
-    return await ctx.db.$transaction(async (tx) => {
+  return withNameConflict(input.name, () =>
+    ctx.db.$transaction(async (tx) => {
       const row = await tx.mcpServer.create({
         data: {
           tenantId: ctx.tenantId,
@@ -50,10 +50,17 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
       await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...secretKeysSet(config) });
       await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
       return row;
-    });
+    }),
+  );
+}
+
+/** A second server with the same name in a team is a 409 (create and rename alike), not a 500. */
+async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw new AppError("CONFLICT", `A server named "${input.name}" already exists in this team`);
+      throw new AppError("CONFLICT", `A server named "${name}" already exists in this team`);
     }
     throw error;
   }
@@ -83,7 +90,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
     if (!checked.success) throw invalidInput(checked.error);
   }
-  return ctx.db.$transaction(async (tx) => {
+  return withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     await tx.mcpServer.update({
       where: { id: row.id },
       data: {
@@ -98,7 +105,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, { name: patch.name ?? row.name, fields: Object.keys(patch).sort() });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };
-  });
+  }));
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */

@@ -1,9 +1,17 @@
 import { toNextJsHandler } from "better-auth/next-js";
 import { getAuth } from "../../../../lib/auth/auth";
+import { route } from "../../../_lib/http";
+import { assertSameOrigin } from "../../../_lib/request-context";
 
 // better-auth's own endpoints: sign-up/in/out, session, organization plugin.
 export const dynamic = "force-dynamic";
 
 const handler = () => toNextJsHandler(getAuth());
 export const GET = (request: Request) => handler().GET(request);
-export const POST = (request: Request) => handler().POST(request);
+// better-auth trusts every origin that matches baseURL.allowedHosts, and that is "*" here (any host
+// name may reach a self-hosted instance), so its own CSRF check passes any Origin. Writes must come
+// from the page's own origin, as for /api/v1.
+export const POST = route(async (request: Request) => {
+  assertSameOrigin(request);
+  return handler().POST(request);
+});
