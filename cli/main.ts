@@ -1,9 +1,11 @@
-import { runSnapshotCommand } from "./snapshot-command";
+// Commands are loaded when run: `admin` needs no MCP client, `snapshot` no database client.
 
 const USAGE = `usage: toolwatch <command> [options]
 
 commands:
   snapshot   connect to one MCP server, list every tool, print the snapshot (no database)
+  admin      manage the instance: create-team, list-teams, create-key, list-keys, revoke-key
+             (uses the same database as "npm start", also while it runs)
 
 run "toolwatch <command> --help" for its options`;
 
@@ -12,7 +14,9 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "snapshot":
-      return runSnapshotCommand(rest);
+      return (await import("./snapshot-command")).runSnapshotCommand(rest);
+    case "admin":
+      return (await import("./admin-command")).runAdminCommand(rest);
     case undefined:
     case "help":
     case "--help":

@@ -1,8 +1,10 @@
 import path from "node:path";
 import concurrently, { type CloseEvent } from "concurrently";
+import { createAuth } from "../lib/auth/auth";
 import { createDb } from "../lib/db";
 import { dataDir, loadEnv } from "../lib/env";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
+import { demoBanner, seedDemoAccount, type DemoAccount } from "../lib/tenants/seed-demo-account";
 import { buildIfNeeded } from "./build-if-needed";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDeploy } from "./migrate-engine";
@@ -28,11 +30,23 @@ if (!url) {
   log("using the database at DATABASE_URL");
 }
 
+// Seeded here, before web and worker exist, so exactly one process seeds.
+let demoAccount: DemoAccount | undefined;
 try {
   const { applied } = await migrateDeploy(url);
   if (applied.length) log(`applied migrations: ${applied.join(", ")}`);
   const db = createDb(url);
-  await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
+  const demo = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
+  if (env.TOOLWATCH_DEMO) {
+    demoAccount = await seedDemoAccount(db, {
+      auth: createAuth(db),
+      tenantId: demo.id,
+      password: env.TOOLWATCH_DEMO_PASSWORD,
+      passwordFile: path.join(dataDir(env), "demo-password"),
+    });
+    if (demoAccount.created) log(`created the demo account ${demoAccount.email} (owner of the demo team)`);
+    if (demoAccount.passwordReset) log("the demo account's password was set from TOOLWATCH_DEMO_PASSWORD");
+  }
   await db.$disconnect();
   if (!dev) await buildIfNeeded(log);
 } catch (error) {
@@ -55,6 +69,20 @@ const { result, commands } = concurrently(
   ],
   { cwd: ROOT, prefix: "name", handleInput: false },
 );
+
+// The demo credentials go last, under the web's "ready" line, where they are seen.
+const web = commands.find((c) => c.name === "web");
+if (demoAccount && web) {
+  let seen = "";
+  const subscription = web.stdout.subscribe((chunk) => {
+    seen = (seen + chunk.toString()).slice(-4096);
+    const ready = /Toolwatch is ready at (\S+)/.exec(seen);
+    if (!ready) return;
+    subscription.unsubscribe();
+    const base = (env.TOOLWATCH_BASE_URL ?? ready[1]!).replace(/\/+$/, "");
+    for (const line of demoBanner(demoAccount!, `${base}/login`)) log(line);
+  });
+}
 
 // Signal each process itself (not its tree): the worker stops its own demo servers in order.
 const terminate = () => {
