@@ -3,6 +3,7 @@ import { isRole } from "../context";
 import type { Db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
+import { notifyInTx } from "../realtime/notify";
 import { getAuth } from "./auth";
 
 // better-auth error codes → what the invitee should read.
@@ -28,8 +29,10 @@ export async function acceptInvitation(db: Db, headers: Headers, invitationId: s
   if (!result?.member) throw new AppError("NOT_FOUND", "Invitation not found");
   const member = await db.member.findUniqueOrThrow({ where: { id: result.member.id }, include: { user: { select: { email: true } } } });
   const role = isRole(member.role) ? member.role : "viewer";
-  await db.$transaction((tx) =>
-    recordAudit(tx, { tenantId: member.tenantId, db, actor: { kind: "user", id: member.userId, label: member.user.email, role, instanceAdmin: false } }, "member.joined", { type: "member", id: member.id }, { email: member.user.email, role, invitationId }),
-  );
+  await db.$transaction(async (tx) => {
+    await recordAudit(tx, { tenantId: member.tenantId, db, actor: { kind: "user", id: member.userId, label: member.user.email, role, instanceAdmin: false } }, "member.joined", { type: "member", id: member.id }, { email: member.user.email, role, invitationId });
+    // Every open tab of the new member reconnects its socket and joins the team's room.
+    await notifyInTx(tx, { type: "membership:changed", tenantId: member.tenantId, userId: member.userId });
+  });
   return { tenantId: member.tenantId, role };
 }

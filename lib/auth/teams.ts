@@ -4,6 +4,7 @@ import type { Actor, Role, ServiceContext } from "../context";
 import type { Db } from "../db";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
+import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
 
 // Teams are tenants (better-auth's organizations live in the same table).
@@ -30,7 +31,11 @@ export async function createTeam(db: Db, raw: unknown, creator: { userId: string
   try {
     return await db.$transaction(async (tx) => {
       const tenant = await tx.tenant.create({ data: { slug, name }, select: { id: true, slug: true, name: true } });
-      if (creator) await tx.member.create({ data: { tenantId: tenant.id, userId: creator.userId, role: "owner" } });
+      if (creator) {
+        await tx.member.create({ data: { tenantId: tenant.id, userId: creator.userId, role: "owner" } });
+        // The creator's open sockets reconnect and join the new team's room.
+        await notifyInTx(tx, { type: "membership:changed", tenantId: tenant.id, userId: creator.userId });
+      }
       const ctx: ServiceContext = { tenantId: tenant.id, actor, db };
       await recordAudit(tx, ctx, "team.created", { type: "team", id: tenant.id }, { slug, name, owner: creator?.email ?? null });
       return tenant;
