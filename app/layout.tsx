@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { LiveIndicator } from "./_components/LiveIndicator";
+import { AppShell } from "./_components/AppShell";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -15,17 +14,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <Providers>
-          <header className="topbar">
-            <Link href="/" className="brand">
-              Toolwatch
-            </Link>
-            <nav aria-label="Main">
-              <Link href="/">Fleet</Link>
-            </nav>
-            <span className="team">Team: demo</span>
-            <LiveIndicator />
-          </header>
-          <main>{children}</main>
+          <AppShell>{children}</AppShell>
         </Providers>
       </body>
     </html>

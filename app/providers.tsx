@@ -1,10 +1,10 @@
 "use client";
 
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState, type ReactNode } from "react";
-import { RealtimeContext, useRealtimeConnection } from "./_hooks/realtime";
-import { queryKeys } from "./_hooks/queries";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { RealtimeEvent } from "../lib/realtime/events";
+import { queryKeys, useMeQuery } from "./_hooks/queries";
+import { RealtimeContext, useRealtimeConnection } from "./_hooks/realtime";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -20,17 +20,36 @@ export function Providers({ children }: { children: ReactNode }) {
 /** Socket events are hints: each one names what to refetch; the data itself comes from the API. */
 function RealtimeBridge({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const state = useRealtimeConnection((event: RealtimeEvent) => {
-    if (!("serverId" in event)) {
-      void queryClient.invalidateQueries();
-      return;
-    }
-    void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
-    if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.snapshots(event.serverId) });
-    }
+  const { data: me } = useMeQuery();
+  const state = useRealtimeConnection({
+    enabled: Boolean(me?.user),
+    teamId: me?.team?.id ?? null,
+    onEvent: (event: RealtimeEvent) => {
+      if (event.type === "membership:changed") {
+        // Someone joined or left (maybe us): who we are, our teams and the member list may differ.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.me() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.members() });
+        return;
+      }
+      void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
+      if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.snapshots(event.serverId) });
+      }
+    },
+    // Signed out elsewhere or the session expired: /api/v1/me now answers 401 and the shell sends us to /login.
+    onRefused: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
   });
+  // A different active team (switched, created, joined, or removed from the old one): nothing
+  // cached for the previous team may stay on screen.
+  const teamId = me?.team?.id ?? null;
+  const previousTeam = useRef(teamId);
+  useEffect(() => {
+    if (previousTeam.current === teamId) return;
+    const hadTeam = previousTeam.current !== null;
+    previousTeam.current = teamId;
+    if (hadTeam) void queryClient.resetQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me()[0] });
+  }, [teamId, queryClient]);
   // After a reconnect we may have missed events: refetch everything on screen.
   useEffect(() => {
     if (state.connected && state.reconnects > 0) void queryClient.invalidateQueries();

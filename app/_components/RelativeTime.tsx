@@ -2,27 +2,32 @@
 
 import { useEffect, useState } from "react";
 
-function describe(ms: number): string {
+function span(ms: number): string {
   const s = Math.round(ms / 1000);
-  if (s < 5) return "just now";
-  if (s < 60) return `${s}s ago`;
+  if (s < 60) return `${s}s`;
   const m = Math.round(s / 60);
-  if (m < 60) return `${m} min ago`;
+  if (m < 60) return `${m} min`;
   const h = Math.round(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} days ago`;
+  if (h < 48) return `${h} h`;
+  return `${Math.round(h / 24)} days`;
 }
 
-export function RelativeTime({ iso }: { iso: string | null }) {
+function describe(deltaMs: number): string {
+  if (Math.abs(deltaMs) < 5_000) return "just now";
+  return deltaMs > 0 ? `${span(deltaMs)} ago` : `in ${span(-deltaMs)}`;
+}
+
+/** "3 min ago" / "in 7 days", kept current; the exact time is in the tooltip. */
+export function RelativeTime({ iso, never = "never" }: { iso: string | null; never?: string }) {
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 10_000);
     return () => clearInterval(t);
   }, []);
-  if (!iso) return <span className="muted">never</span>;
+  if (!iso) return <span className="muted">{never}</span>;
   return (
     <time dateTime={iso} title={new Date(iso).toLocaleString()}>
-      {describe(Math.max(0, now - Date.parse(iso)))}
+      {describe(now - Date.parse(iso))}
     </time>
   );
 }

@@ -1,33 +1,69 @@
 "use client";
 
-import { createContext, useContext, useEffect, useRef, useState } from "react";
-import { io } from "socket.io-client";
+import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
+import { io, type Socket } from "socket.io-client";
 import { SOCKET_EVENT, type RealtimeEvent } from "../../lib/realtime/events";
 
-export type RealtimeState = { connected: boolean; reconnects: number; lastEventAt: number | null };
+export type RealtimeState = { connected: boolean; reconnects: number; lastEventAt: number | null; reconnect: () => void };
 
-export const RealtimeContext = createContext<RealtimeState>({ connected: false, reconnects: 0, lastEventAt: null });
+const initial: RealtimeState = { connected: false, reconnects: 0, lastEventAt: null, reconnect: () => undefined };
+export const RealtimeContext = createContext<RealtimeState>(initial);
 export const useRealtime = () => useContext(RealtimeContext);
 
-/** One socket.io connection per tab; the server decides which tenant room it joins. */
-export function useRealtimeConnection(onEvent: (event: RealtimeEvent) => void): RealtimeState {
-  const [state, setState] = useState<RealtimeState>({ connected: false, reconnects: 0, lastEventAt: null });
-  const handler = useRef(onEvent);
-  handler.current = onEvent;
+type Options = {
+  /** Open a socket only for a signed-in user with a team (the handshake is authenticated by the session cookie). */
+  enabled: boolean;
+  /** The active team: the socket is in the rooms of all the user's teams, so other teams' events are dropped here. */
+  teamId: string | null;
+  onEvent: (event: RealtimeEvent) => void;
+  /** The server dropped the socket for good: the session or key no longer verifies. */
+  onRefused: () => void;
+};
+
+/** One socket.io connection per tab, opened afresh whenever the active team changes. */
+export function useRealtimeConnection({ enabled, teamId, onEvent, onRefused }: Options): RealtimeState {
+  const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, reconnects: 0, lastEventAt: null });
+  const handler = useRef({ onEvent, onRefused });
+  const socketRef = useRef<Socket | null>(null);
   useEffect(() => {
-    const socket = io({ path: "/socket.io" });
+    handler.current = { onEvent, onRefused };
+  });
+
+  useEffect(() => {
+    if (!enabled || !teamId) return;
+    const socket = io({ path: "/socket.io", withCredentials: true });
+    socketRef.current = socket;
     let connects = 0;
     socket.on("connect", () => {
       setState((s) => ({ ...s, connected: true, reconnects: connects++ > 0 ? s.reconnects + 1 : s.reconnects }));
     });
-    socket.on("disconnect", () => setState((s) => ({ ...s, connected: false })));
+    socket.on("disconnect", (reason) => {
+      setState((s) => ({ ...s, connected: false }));
+      // A lost transport reconnects by itself (also how the server re-reads memberships); a
+      // server-side disconnect means the credentials stopped verifying (signed out, expired).
+      if (reason === "io server disconnect") handler.current.onRefused();
+    });
+    socket.on("connect_error", () => {
+      if (!socket.active) handler.current.onRefused();
+    });
     socket.on(SOCKET_EVENT, (event: RealtimeEvent) => {
+      if (event.type !== "membership:changed" && event.tenantId !== teamId) return;
       setState((s) => ({ ...s, lastEventAt: Date.now() }));
-      handler.current(event);
+      handler.current.onEvent(event);
     });
     return () => {
+      socketRef.current = null;
       socket.close();
+      setState((s) => ({ ...s, connected: false }));
     };
+  }, [enabled, teamId]);
+
+  /** A fresh handshake, so the server re-reads which team rooms this user belongs to. */
+  const reconnect = useCallback(() => {
+    const socket = socketRef.current;
+    if (!socket) return;
+    socket.disconnect();
+    socket.connect();
   }, []);
-  return state;
+  return { ...state, reconnect };
 }

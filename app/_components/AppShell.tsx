@@ -1,0 +1,75 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useEffect, type ReactNode } from "react";
+import { useMeQuery } from "../_hooks/queries";
+import { NoTeam } from "./NoTeam";
+import { TopBar } from "./TopBar";
+
+const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/");
+
+/**
+ * The frame of every page. Public pages (sign-in, invitation links) get a plain header; every
+ * other page needs a signed-in user (else /login?next=…) and a team (else "create your team").
+ */
+export function AppShell({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
+  if (isPublic(pathname)) {
+    return (
+      <>
+        <header className="topbar">
+          <Link href="/" className="brand">
+            Toolwatch
+          </Link>
+        </header>
+        <main>{children}</main>
+      </>
+    );
+  }
+  return <SignedIn pathname={pathname}>{children}</SignedIn>;
+}
+
+function SignedIn({ pathname, children }: { pathname: string; children: ReactNode }) {
+  const router = useRouter();
+  const { data: me, error, isPending, refetch } = useMeQuery();
+  const signedOut = me === null;
+  useEffect(() => {
+    if (!signedOut) return;
+    const here = `${window.location.pathname}${window.location.search}`;
+    router.replace(here === "/" ? "/login" : `/login?next=${encodeURIComponent(here)}`);
+  }, [signedOut, router]);
+
+  if (isPending || signedOut) {
+    return (
+      <>
+        <header className="topbar">
+          <span className="brand">Toolwatch</span>
+        </header>
+        <main>
+          <p aria-busy="true" className="muted">
+            {signedOut ? "Redirecting to sign in…" : "Loading…"}
+          </p>
+        </main>
+      </>
+    );
+  }
+  if (error) {
+    return (
+      <main>
+        <p role="alert">
+          Could not reach Toolwatch: {error.message}{" "}
+          <button type="button" className="button small" onClick={() => void refetch()}>
+            Try again
+          </button>
+        </p>
+      </main>
+    );
+  }
+  return (
+    <>
+      <TopBar me={me} />
+      <main>{me.team || pathname === "/teams/new" ? children : <NoTeam />}</main>
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { api } from "../_hooks/api";
+import type { Me, Permission } from "../_hooks/types";
+import { LiveIndicator } from "./LiveIndicator";
+import { TeamSwitcher } from "./TeamSwitcher";
+
+const LINKS: { href: string; label: string; needs: Permission }[] = [
+  { href: "/", label: "Fleet", needs: "team:read" },
+  { href: "/team", label: "Team", needs: "team:read" },
+  { href: "/team/keys", label: "API keys", needs: "key:manage" },
+  { href: "/team/audit", label: "Audit log", needs: "audit:read" },
+];
+
+const isCurrent = (pathname: string, href: string) => (href === "/" ? pathname === "/" || pathname.startsWith("/servers") : pathname === href);
+
+export function TopBar({ me }: { me: Me }) {
+  const pathname = usePathname();
+  const links = me.team ? LINKS.filter((l) => me.permissions.includes(l.needs)) : [];
+  return (
+    <header className="topbar">
+      <Link href="/" className="brand">
+        Toolwatch
+      </Link>
+      <TeamSwitcher me={me} />
+      <nav aria-label="Main">
+        {links.map((l) => (
+          <Link key={l.href} href={l.href} aria-current={isCurrent(pathname, l.href) ? "page" : undefined}>
+            {l.label}
+          </Link>
+        ))}
+        <Link href="/teams/new" className="subtle" aria-current={pathname === "/teams/new" ? "page" : undefined}>
+          + New team
+        </Link>
+      </nav>
+      {me.team ? <LiveIndicator /> : null}
+      <div className="account">
+        <span className="user-email" data-testid="user-email" title={me.user.name}>
+          {me.user.email}
+        </span>
+        <SignOutButton />
+      </div>
+    </header>
+  );
+}
+
+function SignOutButton() {
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button small on-dark"
+      disabled={busy}
+      onClick={async () => {
+        setBusy(true);
+        await api("/api/auth/sign-out", { method: "POST", body: {} }).catch(() => undefined);
+        // A full navigation drops every cached query and the socket with the session.
+        window.location.assign("/login");
+      }}
+    >
+      Sign out
+    </button>
+  );
+}
