@@ -1,0 +1,7 @@
+import { KeysPage } from "./KeysPage";
+
+export const metadata = { title: "API keys · Toolwatch" };
+
+export default function Page() {
+  return <KeysPage />;
+}

@@ -1,0 +1,7 @@
+import { MembersPage } from "./MembersPage";
+
+export const metadata = { title: "Team · Toolwatch" };
+
+export default function Page() {
+  return <MembersPage />;
+}
