@@ -4,19 +4,27 @@ import Link from "next/link";
 import { RelativeTime } from "./_components/RelativeTime";
 import { StatusBadge } from "./_components/StatusBadge";
 import { VisibleText } from "./_components/VisibleText";
-import { useServersQuery } from "./_hooks/queries";
+import { useCan, useServersQuery } from "./_hooks/queries";
 
 const TRANSPORT: Record<string, string> = { stdio: "stdio", streamable_http: "Streamable HTTP", sse: "HTTP+SSE" };
 
 export function FleetPage() {
   const { data, error, isPending } = useServersQuery();
+  const can = useCan();
   if (isPending) return <p aria-busy="true">Loading fleet…</p>;
   if (error) return <p role="alert">Could not load the fleet: {error.message}</p>;
   const servers = data.items;
   const counts = servers.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {});
   return (
     <section aria-labelledby="fleet-heading">
-      <h1 id="fleet-heading">Fleet</h1>
+      <div className="page-head">
+        <h1 id="fleet-heading">Fleet</h1>
+        {can("server:write") ? (
+          <Link className="button" href="/servers/new">
+            Add server
+          </Link>
+        ) : null}
+      </div>
       <p className="summary">
         {servers.length} server{servers.length === 1 ? "" : "s"}
         {Object.entries(counts).map(([status, n]) => (
@@ -27,7 +35,10 @@ export function FleetPage() {
         ))}
       </p>
       {servers.length === 0 ? (
-        <p>No servers yet. Set TOOLWATCH_DEMO=1 to watch the demo fleet.</p>
+        <p className="empty" data-testid="empty-fleet">
+          No servers in this team yet.{" "}
+          {can("server:write") ? <Link href="/servers/new">Add the first one</Link> : "A team admin can add them."}
+        </p>
       ) : (
         <table className="fleet">
           <thead>

@@ -6,6 +6,7 @@ import { StatusBadge } from "../../_components/StatusBadge";
 import { ToolCard } from "../../_components/ToolCard";
 import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
+import { ServerActions } from "./ServerActions";
 import { Timeline } from "./Timeline";
 
 export function ServerPage({ id }: { id: string }) {
@@ -14,7 +15,7 @@ export function ServerPage({ id }: { id: string }) {
   if (error) {
     return (
       <p role="alert">
-        {error instanceof ApiError && error.status === 404 ? "No such server in this team." : `Could not load the server: ${error.message}`}{" "}
+        {error instanceof ApiError && error.status === 404 ? "Server not found in this team." : `Could not load the server: ${error.message}`}{" "}
         <Link href="/">Back to the fleet</Link>
       </p>
     );
@@ -25,9 +26,12 @@ export function ServerPage({ id }: { id: string }) {
       <p>
         <Link href="/">← Fleet</Link>
       </p>
-      <h1 id="server-heading">
-        {server.name} <StatusBadge status={server.status} reason={server.statusReason} />
-      </h1>
+      <div className="page-head">
+        <h1 id="server-heading">
+          {server.name} <StatusBadge status={server.status} reason={server.statusReason} />
+        </h1>
+        <ServerActions server={server} />
+      </div>
       <dl className="facts">
         <dt>Target</dt>
         <dd>

@@ -1,0 +1,136 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import type { ServerDetail, ServerSummary } from "../../../lib/servers/server-dto";
+import { api, ApiError } from "../../_hooks/api";
+import { queryKeys } from "../../_hooks/queries";
+import { Field, FormError, SelectField, TextField } from "../Field";
+import { KeyValueEditor } from "./KeyValueEditor";
+import { fromApiFields, toPayload, type FieldErrors, type ServerFormState, type Transport } from "./payload";
+
+const TRANSPORTS: { value: Transport; label: string }[] = [
+  { value: "streamable-http", label: "Streamable HTTP" },
+  { value: "sse", label: "HTTP+SSE (legacy)" },
+  { value: "stdio", label: "stdio (a command on the worker host)" },
+];
+
+const API_TRANSPORT: Record<ServerSummary["transport"], Transport> = { stdio: "stdio", streamable_http: "streamable-http", sse: "sse" };
+
+function initialState(server: ServerSummary | null): ServerFormState {
+  if (!server) {
+    return { name: "", transport: "streamable-http", command: "", args: "", env: [], url: "", headers: [], tags: "", pollIntervalSeconds: "300", enabled: true };
+  }
+  const transport = API_TRANSPORT[server.transport];
+  return {
+    name: server.name,
+    transport,
+    // A stdio command line is only shown as text: it is entered again to be changed.
+    command: "",
+    args: "",
+    env: server.envKeys.map((key) => ({ key, value: "", existing: true })),
+    url: transport === "stdio" ? "" : server.target,
+    headers: server.headerKeys.map((key) => ({ key, value: "", existing: true })),
+    tags: server.tags.join(", "),
+    pollIntervalSeconds: String(server.pollIntervalSeconds),
+    enabled: server.enabled,
+  };
+}
+
+/** Add (server = null) or edit a server; field errors come from this form's checks and from the API. */
+export function ServerForm({ server, onSaved, onCancel }: { server: ServerSummary | null; onSaved: (id: string) => void; onCancel: () => void }) {
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<ServerFormState>(() => initialState(server));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof ServerFormState>(key: K) => (value: ServerFormState[K]) => setState((s) => ({ ...s, [key]: value }));
+  const stdio = state.transport === "stdio";
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const initial = server ? { url: server.transport === "stdio" ? "" : server.target, envKeys: server.envKeys, headerKeys: server.headerKeys } : null;
+    const { body, errors: found } = toPayload(state, initial);
+    setErrors(found);
+    if (!body) return;
+    setBusy(true);
+    try {
+      const saved = server
+        ? await api<ServerDetail>(`/api/v1/servers/${server.id}`, { method: "PATCH", body })
+        : await api<ServerDetail>("/api/v1/servers", { method: "POST", body });
+      // Invalidate rather than seed the cache with `saved`: the worker may already have listed the
+      // server, and a seeded copy would count as fresh and hide that snapshot.
+      await queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.server(saved.server.id) });
+      onSaved(saved.server.id);
+    } catch (e) {
+      const err = e instanceof ApiError ? e : null;
+      const fields = fromApiFields(err?.fields ?? {});
+      if (err?.code === "CONFLICT") fields.name = err.message;
+      if (!Object.keys(fields).length) fields.form = err?.message ?? "Could not save the server";
+      setErrors(fields);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card form server-form" onSubmit={submit} noValidate aria-label={server ? `Edit ${server.name}` : "Add a server"}>
+      <TextField label="Name" value={state.name} onChange={set("name")} error={errors.name} required maxLength={100} />
+      {server ? (
+        <Field label="Transport" hint="The transport of a server cannot change; add a new server instead.">
+          {({ id, describedBy }) => <input id={id} value={TRANSPORTS.find((t) => t.value === state.transport)?.label ?? state.transport} readOnly aria-describedby={describedBy} />}
+        </Field>
+      ) : (
+        <SelectField label="Transport" value={state.transport} onChange={(v) => set("transport")(v as Transport)} options={TRANSPORTS} error={errors.transport} />
+      )}
+      {stdio ? (
+        <>
+          <TextField
+            label="Command"
+            value={state.command}
+            onChange={set("command")}
+            error={errors.command}
+            spellCheck={false}
+            placeholder={server ? server.target : "npx"}
+            hint={server ? <>Now: <code>{server.target}</code>. Leave command and arguments blank to keep them.</> : "Runs on the worker host; usually allowed to instance administrators only."}
+          />
+          <Field label="Arguments (one per line)" error={errors.args}>
+            {({ id, describedBy, invalid }) => (
+              <textarea id={id} rows={3} value={state.args} spellCheck={false} onChange={(e) => set("args")(e.target.value)} aria-describedby={describedBy} aria-invalid={invalid || undefined} placeholder={"-y\n@modelcontextprotocol/server-everything"} />
+            )}
+          </Field>
+          <KeyValueEditor legend="Environment variables" keyLabel="Variable" rows={state.env} onChange={set("env")} error={errors.env} hint="Values are stored encrypted and never shown again." />
+        </>
+      ) : (
+        <>
+          <TextField label="URL" type="url" value={state.url} onChange={set("url")} error={errors.url} spellCheck={false} placeholder="https://mcp.example.com/mcp" required />
+          <KeyValueEditor legend="HTTP headers" keyLabel="Header" rows={state.headers} onChange={set("headers")} error={errors.headers} hint="E.g. Authorization. Values are stored encrypted and never shown again." />
+        </>
+      )}
+      <TextField label="Tags" value={state.tags} onChange={set("tags")} error={errors.tags} hint="Separated by commas or spaces: letters, digits and . _ : / -" spellCheck={false} />
+      <TextField
+        label="Poll interval (seconds)"
+        type="number"
+        min={10}
+        max={86400}
+        value={state.pollIntervalSeconds}
+        onChange={set("pollIntervalSeconds")}
+        error={errors.pollIntervalSeconds}
+        hint="How often to re-list servers that cannot push changes. At least 10."
+      />
+      <div className="field checkbox">
+        <label>
+          <input type="checkbox" checked={state.enabled} onChange={(e) => set("enabled")(e.target.checked)} /> Watch this server (uncheck to pause)
+        </label>
+      </div>
+      <FormError message={errors.form} />
+      <div className="actions">
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? "Saving…" : server ? "Save changes" : "Add server"}
+        </button>
+        <button type="button" className="button secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { ServerSummary } from "../../../lib/servers/server-dto";
+import { ConfirmButton } from "../../_components/ConfirmButton";
+import { api, ApiError } from "../../_hooks/api";
+import { queryKeys, useCan } from "../../_hooks/queries";
+
+/** Edit, refresh and delete — each shown only to roles that may use it (the server checks anyway). */
+export function ServerActions({ server }: { server: ServerSummary }) {
+  const can = useCan();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [refreshing, setRefreshing] = useState(false);
+  const canWrite = can("server:write");
+  const canRefresh = can("server:refresh");
+  if (!canWrite && !canRefresh) return null;
+
+  async function refresh() {
+    setRefreshing(true);
+    setMessage(null);
+    try {
+      await api(`/api/v1/servers/${server.id}/refresh`, { method: "POST", body: {} });
+      setMessage({ kind: "ok", text: "Refresh requested: the worker re-lists the tools now." });
+    } catch (e) {
+      setMessage({ kind: "error", text: e instanceof ApiError ? e.message : "Could not request a refresh" });
+    } finally {
+      setRefreshing(false);
+    }
+  }
+
+  async function remove() {
+    setMessage(null);
+    try {
+      await api(`/api/v1/servers/${server.id}`, { method: "DELETE" });
+      queryClient.removeQueries({ queryKey: queryKeys.server(server.id) });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
+      router.push("/");
+    } catch (e) {
+      setMessage({ kind: "error", text: e instanceof ApiError ? e.message : "Could not delete the server" });
+    }
+  }
+
+  return (
+    <div className="server-actions">
+      {canRefresh ? (
+        <button type="button" className="button secondary" onClick={() => void refresh()} disabled={refreshing || !server.enabled} title={server.enabled ? undefined : "Paused servers are not listed"}>
+          {refreshing ? "Requesting…" : "Refresh now"}
+        </button>
+      ) : null}
+      {canWrite ? (
+        <>
+          <Link className="button secondary" href={`/servers/${server.id}/edit`}>
+            Edit
+          </Link>
+          <ConfirmButton label="Delete" question={`Delete ${server.name} and all its history?`} confirmLabel="Yes, delete" onConfirm={remove} />
+        </>
+      ) : null}
+      {message ? (
+        <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "field-error" : "ok-text"}>
+          {message.text}
+        </p>
+      ) : null}
+    </div>
+  );
+}

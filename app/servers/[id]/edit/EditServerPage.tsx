@@ -1,0 +1,33 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ServerForm } from "../../../_components/server-form/ServerForm";
+import { ApiError, useCan, useServerQuery } from "../../../_hooks/queries";
+
+export function EditServerPage({ id }: { id: string }) {
+  const router = useRouter();
+  const can = useCan();
+  const { data, error, isPending } = useServerQuery(id);
+  if (isPending) return <p aria-busy="true">Loading server…</p>;
+  if (error) {
+    return (
+      <p role="alert">
+        {error instanceof ApiError && error.status === 404 ? "Server not found in this team." : `Could not load the server: ${error.message}`} <Link href="/">Back to the fleet</Link>
+      </p>
+    );
+  }
+  return (
+    <section className="narrow" aria-labelledby="edit-server-heading">
+      <p>
+        <Link href={`/servers/${id}`}>← {data.server.name}</Link>
+      </p>
+      <h1 id="edit-server-heading">Edit {data.server.name}</h1>
+      {can("server:write") ? (
+        <ServerForm server={data.server} onSaved={(saved) => router.push(`/servers/${saved}`)} onCancel={() => router.push(`/servers/${id}`)} />
+      ) : (
+        <p role="alert">Your role may not edit servers.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,24 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ServerForm } from "../../_components/server-form/ServerForm";
+import { useCan } from "../../_hooks/queries";
+
+export function NewServerPage() {
+  const router = useRouter();
+  const can = useCan();
+  return (
+    <section className="narrow" aria-labelledby="new-server-heading">
+      <p>
+        <Link href="/">← Fleet</Link>
+      </p>
+      <h1 id="new-server-heading">Add a server</h1>
+      {can("server:write") ? (
+        <ServerForm server={null} onSaved={(id) => router.push(`/servers/${id}`)} onCancel={() => router.push("/")} />
+      ) : (
+        <p role="alert">Your role may not add servers. Ask a team admin.</p>
+      )}
+    </section>
+  );
+}
