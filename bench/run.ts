@@ -2,4 +2,7 @@
 await import("./snapshot-store");
 console.log("");
 await import("./discovery");
+console.log("");
+const { runDiffBench } = await import("./diff");
+await runDiffBench();
 export {};

@@ -11,6 +11,8 @@ import { traversableTmpBase } from "../scripts/traversable-tmp";
 // `npm run bench`: prints numbers; asserts nothing. Runs against a throwaway real Postgres.
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
+// Issue 5's storage question: N snapshots of a TOOLS-tool server, one tool changed each time.
+const SNAPSHOTS = Number(process.env.BENCH_SNAPSHOTS ?? 1000);
 
 const makeTool = (i: number, rev = 0) => ({
   name: `tool_${i}`,
@@ -66,18 +68,22 @@ try {
 
   const change: number[] = [];
   let current = tools;
-  for (let r = 1; r <= ROUNDS; r++) {
+  let naiveBytes = Buffer.byteLength(JSON.stringify(tools));
+  for (let r = 1; r < SNAPSHOTS; r++) {
     current = current.map((t, i) => (i === r % TOOLS ? makeTool(i, r) : t));
+    naiveBytes += Buffer.byteLength(JSON.stringify(current));
     change.push((await time(() => recordSnapshot(ctx, { serverId: server.id, tools: current, trigger: "list_changed" })))[0]);
   }
-  console.log(`re-list with one tool changed (new snapshot):    ${stats(change)}`);
+  console.log(`re-list with one tool changed (new snapshot, incl. change summary): ${stats(change)}`);
 
-  const [versions, snapshots, members] = await Promise.all([
-    db.toolVersion.count({ where: { tenantId: tenant.id } }),
-    db.snapshot.count({ where: { tenantId: tenant.id } }),
-    db.snapshotTool.count({ where: { tenantId: tenant.id } }),
-  ]);
-  console.log(`storage after ${ROUNDS} confirmations + ${ROUNDS} one-tool changes: ${snapshots} snapshots, ${versions} tool versions (not ${snapshots * TOOLS}), ${members} snapshot→tool links`);
+  const [versions, snapshots] = await Promise.all([db.toolVersion.count({ where: { tenantId: tenant.id } }), db.snapshot.count({ where: { tenantId: tenant.id } })]);
+  const [sizes] = await db.$queryRaw<{ snapshot: bigint; tool_version: bigint }[]>`
+    SELECT pg_total_relation_size('snapshot') AS snapshot, pg_total_relation_size('tool_version') AS tool_version`;
+  const stored = Number(sizes!.snapshot) + Number(sizes!.tool_version);
+  const mb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  console.log(`storage, ${snapshots} snapshots of a ${TOOLS}-tool server (one tool changed each time, plus ${ROUNDS} confirmations):`);
+  console.log(`  content-addressed: ${snapshots} snapshot rows + ${versions} tool-version rows = ${snapshots + versions} rows, ${mb(stored)} on disk (tables + indexes)`);
+  console.log(`  naive full copies: ${snapshots * TOOLS} tool rows, ${mb(naiveBytes)} of JSON alone (before any row or index overhead)`);
   await db.$disconnect();
 } finally {
   await pg.stop();

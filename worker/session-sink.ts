@@ -1,7 +1,8 @@
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
-import type { ServerConnectionConfig } from "../lib/servers/server-config";
+import { authContextOf, type ServerConnectionConfig } from "../lib/servers/server-config";
+import { getSecretKey } from "../lib/secrets";
 import { secretRedactor } from "../lib/servers/redact-secrets";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
 
@@ -17,6 +18,7 @@ export function createSessionSink(
 ): DiscoverySink {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
+  const authContext = authContextOf(getSecretKey(), server.config);
   const log = (line: string) => rawLog(redact(line));
   return {
     log,
@@ -52,6 +54,7 @@ export function createSessionSink(
         serverVersion: facts.serverInfo?.version ?? null,
         ttlMs: listing.ttlMs,
         cacheScope: listing.cacheScope,
+        authContext,
         diagnostics: { pages: listing.pages, restarts: listing.restarts, dropped: listing.dropped, duplicateNames: listing.duplicateNames, warnings: listing.warnings, transport: facts.transportUsed },
         warnings: listing.warnings,
         leaseHolder: workerId,

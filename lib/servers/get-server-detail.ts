@@ -1,7 +1,8 @@
 import type { ServiceContext } from "../context";
 import { getSecretKey } from "../secrets";
 import { getServerOrThrow } from "./get-server-or-throw";
-import type { ServerDetail, ToolDto } from "./server-dto";
+import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import type { ServerDetail } from "./server-dto";
 import { toServerSummary } from "./to-server-summary";
 
 /** The server page: summary, current tools (latest snapshot, server order) and uptime history. */
@@ -10,10 +11,10 @@ export async function getServerDetail(ctx: ServiceContext, serverId: string): Pr
   const latest = await ctx.db.snapshot.findFirst({
     where: { tenantId: ctx.tenantId, serverId },
     orderBy: { takenAt: "desc" },
-    select: { id: true, toolCount: true },
+    select: { id: true, toolCount: true, toolVersionIds: true },
   });
   const [tools, transitions] = await Promise.all([
-    latest ? listSnapshotTools(ctx, latest.id) : Promise.resolve([]),
+    latest ? loadSnapshotTools(ctx, latest.toolVersionIds) : Promise.resolve([]),
     ctx.db.sessionTransition.findMany({
       where: { tenantId: ctx.tenantId, serverId },
       orderBy: { at: "desc" },
@@ -27,18 +28,4 @@ export async function getServerDetail(ctx: ServiceContext, serverId: string): Pr
     tools,
     transitions: transitions.map((t) => ({ from: t.fromStatus, to: t.toStatus, reason: t.reason, at: t.at.toISOString() })),
   };
-}
-
-export async function listSnapshotTools(ctx: ServiceContext, snapshotId: string): Promise<ToolDto[]> {
-  const rows = await ctx.db.snapshotTool.findMany({
-    where: { tenantId: ctx.tenantId, snapshotId },
-    orderBy: { position: "asc" },
-    include: { toolVersion: { select: { hash: true, name: true, definition: true } } },
-  });
-  return rows.map((r) => ({
-    position: r.position,
-    hash: r.toolVersion.hash,
-    name: r.toolVersion.name,
-    definition: r.toolVersion.definition as Record<string, unknown>,
-  }));
 }

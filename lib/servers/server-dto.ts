@@ -51,8 +51,14 @@ export type SnapshotDto = {
   takenAt: string;
   lastConfirmedAt: string;
   confirmCount: number;
-  /** Tool names added / removed / changed against the previous snapshot (null for the first). */
-  changes: { added: number; removed: number; changed: number } | null;
+  /** Whether a list_changed notification preceded the listing (false: a poll, reconnect, … found it). */
+  notified: boolean;
+  serverVersionChanged: boolean;
+  /** Keyed hash of the credentials the list was fetched with; "anonymous" without any. */
+  authContext: string | null;
+  /** Against the previous snapshot (null for the first): tools added / removed / changed (renames
+   * included), renamed, whether only the order changed, and the highest ERR/WARN/INFO level. */
+  changes: { added: number; removed: number; changed: number; renamed: number; orderOnly: boolean; highest: "ERR" | "WARN" | "INFO" | null; levels: { ERR: number; WARN: number; INFO: number } } | null;
   /** Pages walked and restarts of the listing that produced this snapshot. */
   pages: number | null;
 };

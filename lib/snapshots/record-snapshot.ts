@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { assertLeaseHeld } from "../workers/leases";
 import { hashTool, hashToolList } from "./canonical-hash";
+import { summarizeChange } from "./summarize-change";
 
 export type SnapshotTrigger = "connect" | "list_changed" | "poll" | "ttl_expiry" | "reconnect" | "relisten" | "manual";
 
@@ -17,6 +18,8 @@ export type RecordSnapshotInput = {
   serverVersion?: string | null;
   ttlMs?: number | null;
   cacheScope?: string | null;
+  /** Keyed hash of the credentials used ("anonymous" without any); see authContextOf. */
+  authContext?: string | null;
   /** How the list was obtained (pages, restarts, dropped items, warnings); not hashed. */
   diagnostics?: object | null;
   /** Problems of this listing that still allowed a snapshot; stored on the session ([] clears). */
@@ -48,7 +51,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     const latest = await tx.snapshot.findFirst({
       where: { tenantId: ctx.tenantId, serverId: input.serverId },
       orderBy: { takenAt: "desc" },
-      select: { id: true, contentHash: true },
+      select: { id: true, contentHash: true, toolVersionIds: true, serverVersion: true },
     });
 
     if (latest?.contentHash === contentHash) {
@@ -62,6 +65,9 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     }
 
     const versionIds = await upsertToolVersions(tx, ctx.tenantId, hashed);
+    const toolVersionIds = hashed.map((t) => versionIds.get(t.hash)!);
+    const diffSummary = latest ? await summarizeChange(tx, ctx.tenantId, latest.toolVersionIds, hashed) : null;
+    const serverVersion = input.serverVersion ?? null;
     const snapshot = await tx.snapshot.create({
       data: {
         tenantId: ctx.tenantId,
@@ -71,22 +77,19 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
         trigger: input.trigger,
         protocolVersion: input.protocolVersion ?? null,
         era: input.era ?? null,
-        serverVersion: input.serverVersion ?? null,
+        serverVersion,
+        serverVersionChanged: latest !== null && latest.serverVersion !== serverVersion,
+        notified: input.trigger === "list_changed",
+        authContext: input.authContext ?? null,
         ttlMs: input.ttlMs ?? null,
         cacheScope: input.cacheScope ?? null,
         diagnostics: input.diagnostics ?? undefined,
+        toolVersionIds,
+        diffSummary: diffSummary ?? undefined,
         takenAt: at,
         lastConfirmedAt: at,
       },
       select: { id: true },
-    });
-    await tx.snapshotTool.createMany({
-      data: hashed.map((t, position) => ({
-        tenantId: ctx.tenantId,
-        snapshotId: snapshot.id,
-        position,
-        toolVersionId: versionIds.get(t.hash)!,
-      })),
     });
     await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, lastChangeAt: at, ...warningsData(input.warnings) });
     await notifyInTx(tx, { type: "snapshot:recorded", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: snapshot.id });

@@ -58,8 +58,16 @@ describe("recordSnapshot() against a real Postgres", () => {
     expect(result.kind).toBe("created");
     expect(await counts()).toEqual({ snapshots: 2, versions: 3 });
     const page = await listSnapshots(ctx, serverId, { limit: 10 });
-    expect(page.items.map((s) => s.changes)).toEqual([{ added: 0, removed: 0, changed: 1 }, null]);
-    expect(page.items[0]!.trigger).toBe("list_changed");
+    expect(page.items.map((s) => s.changes)).toEqual([
+      { added: 0, removed: 0, changed: 1, renamed: 0, orderOnly: false, highest: "INFO", levels: { ERR: 0, WARN: 0, INFO: 1 } },
+      null,
+    ]);
+    expect(page.items[0]).toMatchObject({ trigger: "list_changed", notified: true, serverVersionChanged: false });
+    expect(page.items[1]).toMatchObject({ trigger: "connect", notified: false });
+    // One row per snapshot: the list is an ordered array of tool-version ids.
+    const rows = await ctx.db.snapshot.findMany({ where: { serverId }, orderBy: { takenAt: "asc" }, select: { toolVersionIds: true } });
+    expect(rows.map((r) => r.toolVersionIds.length)).toEqual([2, 2]);
+    expect(rows[0]!.toolVersionIds[0]).toBe(rows[1]!.toolVersionIds[0]);
   });
 
   it("the fleet and server views show the latest tool count and never secret values", async () => {

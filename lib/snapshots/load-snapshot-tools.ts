@@ -1,0 +1,16 @@
+import type { ServiceContext } from "../context";
+import type { ToolDto } from "../servers/server-dto";
+
+/** The tools of a snapshot, in server order, from its array of tool-version ids (tenant-scoped). */
+export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: readonly string[]): Promise<ToolDto[]> {
+  if (toolVersionIds.length === 0) return [];
+  const rows = await ctx.db.toolVersion.findMany({
+    where: { tenantId: ctx.tenantId, id: { in: [...new Set(toolVersionIds)] } },
+    select: { id: true, hash: true, name: true, definition: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return toolVersionIds.flatMap((id, position) => {
+    const row = byId.get(id);
+    return row ? [{ position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown> }] : [];
+  });
+}
