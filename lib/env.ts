@@ -33,6 +33,9 @@ export const EnvSchema = z.object({
   TOOLWATCH_ALLOW_SIGNUP: boolish.default(true),
   // Password of the seeded demo account (demo@toolwatch.local); unset: a random one kept in the data dir.
   TOOLWATCH_DEMO_PASSWORD: z.string().min(8).optional(),
+  // Keep snapshots this many days (the latest of each server always stays); 0 = forever. Tool
+  // versions no snapshot references any more go with them. Confirmations are counters, never rows.
+  TOOLWATCH_RETENTION_DAYS: int(0, 0),
   // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).
   TOOLWATCH_AUTH_RATE_LIMIT: int(10, 0),
 });

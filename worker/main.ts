@@ -6,6 +6,7 @@ import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import { getSecretKey } from "../lib/secrets";
 import { ensureDemoServers } from "../lib/servers/ensure-demo-servers";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
+import { pruneHistory } from "../lib/snapshots/prune-history";
 import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
 import { Scheduler } from "./scheduler";
@@ -72,6 +73,16 @@ if (fleet) {
 
 await pruneStaleHeartbeats(db);
 await recordHeartbeat(db, workerId, startedAt, 0);
+// Retention (TOOLWATCH_RETENTION_DAYS): hourly; every worker may run it, it is idempotent.
+const retention = env.TOOLWATCH_RETENTION_DAYS > 0
+  ? setInterval(() => {
+      pruneHistory(db, new Date(Date.now() - env.TOOLWATCH_RETENTION_DAYS * 86_400_000))
+        .then((r) => r.snapshots > 0 && log(`retention: pruned ${r.snapshots} snapshot(s), ${r.toolVersions} tool version(s)`))
+        .catch((error: Error) => log(`retention failed: ${error.message}`));
+    }, 3_600_000)
+  : undefined;
+retention?.unref();
+
 const heartbeat = setInterval(() => {
   recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
 }, env.TOOLWATCH_HEARTBEAT_MS);
@@ -93,6 +104,7 @@ async function shutdown(signal: string): Promise<void> {
   stopping = true;
   log(`${signal}: stopping ${scheduler.size} session(s)`);
   clearInterval(heartbeat);
+  clearInterval(retention);
   const force = setTimeout(() => {
     log("shutdown took longer than 10 s; exiting");
     process.exit(1);

@@ -44,6 +44,9 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
   return ctx.db.$transaction(async (tx) => {
     // One writer per server at a time, even if two workers briefly overlap during a hand-over.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.serverId}))`;
+    // Shared with other writers, exclusive for retention: a version pruneHistory finds unreferenced
+    // cannot be picked up by a snapshot being written at that moment.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtext('toolwatch:prune'))`;
     if (input.leaseHolder) await assertLeaseHeld(tx, input.serverId, input.leaseHolder);
     const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true } });
     if (!server) throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);

@@ -12,7 +12,9 @@ import * as memberRoute from "../../app/api/v1/members/[id]/route";
 import * as membersRoute from "../../app/api/v1/members/route";
 import * as refreshRoute from "../../app/api/v1/servers/[id]/refresh/route";
 import * as serverRoute from "../../app/api/v1/servers/[id]/route";
+import * as serverDiffRoute from "../../app/api/v1/servers/[id]/diff/route";
 import * as serverSnapshotsRoute from "../../app/api/v1/servers/[id]/snapshots/route";
+import * as toolHistoryRoute from "../../app/api/v1/servers/[id]/tools/[name]/history/route";
 import * as serversRoute from "../../app/api/v1/servers/route";
 import * as snapshotRoute from "../../app/api/v1/snapshots/[id]/route";
 import * as activeTeamRoute from "../../app/api/v1/teams/active/route";
@@ -44,11 +46,18 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/audit", auditRoute],
   ["/api/v1/servers/:id/refresh", refreshRoute],
   ["/api/v1/servers/:id/snapshots", serverSnapshotsRoute],
+  ["/api/v1/servers/:id/diff", serverDiffRoute],
+  ["/api/v1/servers/:id/tools/:name/history", toolHistoryRoute],
   ["/api/v1/servers/:id", serverRoute],
   ["/api/v1/servers", serversRoute],
   ["/api/v1/snapshots/:id", snapshotRoute],
 ];
-const COMPILED = ROUTES.map(([pattern, module]) => ({ pattern, module, regex: new RegExp(`^${pattern.replace(":id", "([^/]+)")}$`) }));
+const COMPILED = ROUTES.map(([pattern, module]) => ({
+  pattern,
+  module,
+  names: [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1]!),
+  regex: new RegExp(`^${pattern.replace(/:\w+/g, "([^/]+)")}$`),
+}));
 
 /** Who sends a request: a session cookie or an API key, as headers. `null` sends no credentials. */
 export type Caller = { label: string; headers: Record<string, string> };
@@ -72,8 +81,8 @@ export async function call(method: "GET" | "POST" | "PATCH" | "DELETE", path: st
     body = options.rawBody ?? JSON.stringify(options.body);
     if (options.contentType !== null) headers["content-type"] = options.contentType ?? "application/json";
   }
-  const id = match.m![1];
-  const params = Promise.resolve<Record<string, string>>(id !== undefined ? { id: decodeURIComponent(id) } : {});
+  // Dynamic segments reach the handlers percent-decoded, as Next does.
+  const params = Promise.resolve<Record<string, string>>(Object.fromEntries(match.r.names.map((name, i) => [name, decodeURIComponent(match.m![i + 1]!)])));
   const response = await handler(new Request(url, { method, headers, body }), { params });
   const text = await response.text();
   return { status: response.status, json: parseJson(text), text };

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { requirePermission } from "../auth/permissions";
+import type { ServiceContext } from "../context";
+import { diffToolLists, type ToolLike, type ToolListDiff } from "../diff";
+import { AppError } from "../errors";
+import { isUuid } from "../ids";
+import { getServerOrThrow } from "../servers/get-server-or-throw";
+import type { SnapshotDto } from "../servers/server-dto";
+import { snapshotDto } from "../servers/snapshot-dto";
+import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import { invalidInput } from "../validation";
+
+const Query = z.object({ from: z.string().optional(), to: z.string().optional() });
+
+export type SnapshotDiff = { serverId: string; from: SnapshotDto | null; to: SnapshotDto; diff: ToolListDiff };
+
+/**
+ * The full diff between two snapshots of one server. Defaults: `to` = the latest snapshot, `from` =
+ * the one before `to`. With only one snapshot, `from` is null and every tool is "added".
+ */
+export async function diffSnapshots(ctx: ServiceContext, serverId: string, rawQuery: Record<string, string>): Promise<SnapshotDiff> {
+  requirePermission(ctx, "team:read");
+  const parsed = Query.safeParse(rawQuery);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  await getServerOrThrow(ctx, serverId);
+  const to = parsed.data.to ? await snapshotOf(ctx, serverId, parsed.data.to, "to") : await latestBefore(ctx, serverId, null);
+  if (!to) throw new AppError("NOT_FOUND", "This server has no snapshot yet");
+  const from = parsed.data.from ? await snapshotOf(ctx, serverId, parsed.data.from, "from") : await latestBefore(ctx, serverId, to.takenAt);
+  const [before, after] = await Promise.all([from ? loadSnapshotTools(ctx, from.toolVersionIds) : [], loadSnapshotTools(ctx, to.toolVersionIds)]);
+  const diff = diffToolLists(
+    before.map((t) => t.definition as ToolLike),
+    after.map((t) => t.definition as ToolLike),
+  );
+  return { serverId, from: from ? snapshotDto(from) : null, to: snapshotDto(to), diff };
+}
+
+async function snapshotOf(ctx: ServiceContext, serverId: string, id: string, which: string) {
+  const row = isUuid(id) ? await ctx.db.snapshot.findFirst({ where: { id, tenantId: ctx.tenantId, serverId } }) : null;
+  if (!row) throw new AppError("NOT_FOUND", `Snapshot "${which}" not found on this server`);
+  return row;
+}
+
+async function latestBefore(ctx: ServiceContext, serverId: string, before: Date | null) {
+  return ctx.db.snapshot.findFirst({
+    where: { tenantId: ctx.tenantId, serverId, ...(before ? { takenAt: { lt: before } } : {}) },
+    orderBy: { takenAt: "desc" },
+  });
+}

@@ -1,0 +1,23 @@
+import type { Db } from "../db";
+
+export type PruneResult = { snapshots: number; toolVersions: number };
+
+/**
+ * Retention: deletes snapshots taken before `olderThan`, except each server's latest (the
+ * current list is never lost), then the tool versions no remaining snapshot references. Runs
+ * across tenants (a worker job); a snapshot's stored change summary does not depend on the one
+ * before it, so the timeline stays readable after pruning.
+ */
+export async function pruneHistory(db: Db, olderThan: Date): Promise<PruneResult> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolwatch:prune'))`;
+    const snapshots = await tx.$executeRaw`
+      DELETE FROM snapshot s
+       WHERE s.taken_at < ${olderThan}
+         AND s.id <> (SELECT l.id FROM snapshot l WHERE l.server_id = s.server_id ORDER BY l.taken_at DESC LIMIT 1)`;
+    const toolVersions = await tx.$executeRaw`
+      DELETE FROM tool_version tv
+       WHERE NOT EXISTS (SELECT 1 FROM snapshot s WHERE s.tenant_id = tv.tenant_id AND s.tool_version_ids @> ARRAY[tv.id])`;
+    return { snapshots, toolVersions };
+  });
+}
