@@ -11,14 +11,17 @@ type Props = {
   confirmLabel: string;
   onConfirm: () => Promise<unknown>;
   danger?: boolean;
+  /** Table rows use small buttons; page-level actions do not. */
+  small?: boolean;
 };
 
 /** A destructive action that asks once, in place (no browser dialog), and shows it is working. */
-export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true }: Props) {
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger = true, small = true }: Props) {
   const [stage, setStage] = useState<"idle" | "asking" | "busy">("idle");
+  const size = small ? " small" : "";
   if (stage === "idle") {
     return (
-      <button type="button" className={`button small ${danger ? "danger-outline" : "secondary"}`} onClick={() => setStage("asking")}>
+      <button type="button" className={`button${size} ${danger ? "danger-outline" : "secondary"}`} onClick={() => setStage("asking")}>
         {label}
       </button>
     );
@@ -28,7 +31,7 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger
       <span className="confirm-question">{question}</span>
       <button
         type="button"
-        className={`button small ${danger ? "danger" : ""}`}
+        className={`button${size} ${danger ? "danger" : ""}`}
         disabled={stage === "busy"}
         onClick={async () => {
           setStage("busy");
@@ -41,7 +44,7 @@ export function ConfirmButton({ label, question, confirmLabel, onConfirm, danger
       >
         {stage === "busy" ? "Working…" : confirmLabel}
       </button>
-      <button type="button" className="button small secondary" disabled={stage === "busy"} onClick={() => setStage("idle")}>
+      <button type="button" className={`button${size} secondary`} disabled={stage === "busy"} onClick={() => setStage("idle")}>
         Cancel
       </button>
     </span>

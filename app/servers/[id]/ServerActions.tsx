@@ -57,7 +57,7 @@ export function ServerActions({ server }: { server: ServerSummary }) {
           <Link className="button secondary" href={`/servers/${server.id}/edit`}>
             Edit
           </Link>
-          <ConfirmButton label="Delete" question={`Delete ${server.name} and all its history?`} confirmLabel="Yes, delete" onConfirm={remove} />
+          <ConfirmButton label="Delete" question={`Delete ${server.name} and all its history?`} confirmLabel="Yes, delete" onConfirm={remove} small={false} />
         </>
       ) : null}
       {message ? (
