@@ -1,16 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../../lib/tenants/ensure-tenant";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
 import { CHROMIUM_ARGS } from "../helpers/chromium";
+import { signedUpContext } from "../helpers/e2e-accounts";
+import { screenshotPath } from "../helpers/e2e-product";
 import { createServer, TEST_KEY, testDb } from "../helpers/factories";
 import { freePort, startProcess, type Proc } from "../helpers/processes";
 
 // The product as a user meets it: production build, web + worker processes, the demo fleet,
-// real Chromium. A fixture server in the demo team lets the test change tools on cue.
+// real Chromium. A fixture server in the demo team lets the test change tools on cue; the test's
+// own user (signed up over HTTP) is made a viewer of the demo team.
 const tool = (name: string) => ({ name, description: `The ${name} tool`, inputSchema: { type: "object", properties: {} } });
 
 describe("fleet page in Chromium", () => {
@@ -19,8 +22,10 @@ describe("fleet page in Chromium", () => {
   let worker: Proc;
   let fixture: { url: string; stop(): Promise<void> };
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let baseUrl: string;
+  let demoTenantId: string;
   const statePath = () => path.join(dir, "fixture.json");
 
   beforeAll(async () => {
@@ -28,6 +33,7 @@ describe("fleet page in Chromium", () => {
     writeFixtureState(statePath(), { tools: [tool("alpha"), tool("beta")] });
     fixture = await startHttpFixture(statePath());
     const demo = await ensureTenant(testDb(), DEMO_TENANT_SLUG, "Demo team");
+    demoTenantId = demo.id;
     await createServer({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: testDb() }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
 
     const port = await freePort();
@@ -49,10 +55,14 @@ describe("fleet page in Chromium", () => {
       startProcess("worker/main.ts", env, /watching \d+ server/),
     ]);
     browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    ({ context } = await signedUpContext(browser, baseUrl, "watcher"));
+    const me = (await (await context.request.get(`${baseUrl}/api/auth/get-session`)).json()) as { user: { id: string } };
+    await testDb().member.create({ data: { tenantId: demoTenantId, userId: me.user.id, role: "viewer" } });
+    page = await context.newPage();
   });
 
   afterAll(async () => {
+    await context?.close();
     await browser?.close();
     await Promise.all([web?.stop(), worker?.stop()]);
     await fixture?.stop();
@@ -77,7 +87,7 @@ describe("fleet page in Chromium", () => {
     await expect
       .poll(async () => (await page.getByTestId("tool-count").allInnerTexts()).filter((t) => /^\d+$/.test(t.trim())).length, { timeout: 60_000 })
       .toBeGreaterThanOrEqual(4);
-    await page.screenshot({ path: path.join(os.tmpdir(), "toolwatch-e2e-fleet.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("fleet-demo"), fullPage: true });
   });
 
   it("shows a server's new tool count without a reload when its tools change", async () => {
@@ -109,6 +119,6 @@ describe("fleet page in Chromium", () => {
     writeFixtureState(statePath(), { tools: [tool("alpha"), { ...tool("beta"), description: "The beta tool\u200b now with a hidden character" }, tool("gamma")] });
     await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(3);
     await expect.poll(() => page.locator("mark.hidden-char").first().innerText(), { timeout: 20_000 }).toContain("ZERO WIDTH SPACE");
-    await page.screenshot({ path: path.join(os.tmpdir(), "toolwatch-e2e-server.png"), fullPage: true });
+    await page.screenshot({ path: screenshotPath("server-page"), fullPage: true });
   });
 });
