@@ -16,7 +16,16 @@ const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: import.meta.dir
 const handle = app.getRequestHandler();
 await app.prepare();
 
-const httpServer = createServer((req, res) => void handle(req, res));
+const httpServer = createServer((req, res) => {
+  // The client address as this server saw it, so the sign-in brake (keyed by x-forwarded-for)
+  // cannot be dodged by sending a made-up header. Behind a reverse proxy, TOOLWATCH_TRUST_PROXY=1
+  // keeps the proxy's header instead.
+  if (!env.TOOLWATCH_TRUST_PROXY) {
+    req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
+    delete req.headers["x-forwarded-host"];
+  }
+  void handle(req, res);
+});
 const sockets = attachSocketServer(httpServer, { listenUrl: url, log });
 
 httpServer.listen(env.PORT, env.HOST, () => {

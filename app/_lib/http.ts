@@ -38,3 +38,11 @@ export async function readJson(request: Request): Promise<unknown> {
 }
 
 export type IdParams = { params: Promise<{ id: string }> };
+
+/** The origin the browser used (Host header), not the address Next listens on. */
+export function requestOrigin(request: Request): string {
+  const url = new URL(request.url);
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
+  const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
