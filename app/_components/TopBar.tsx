@@ -38,9 +38,9 @@ export function TopBar({ me }: { me: Me }) {
       </nav>
       {me.team ? <LiveIndicator /> : null}
       <div className="account">
-        <span className="user-email" data-testid="user-email" title={me.user.name}>
+        <Link href="/account" className="user-email" data-testid="user-email" title={`${me.user.name} — your account`}>
           {me.user.email}
-        </span>
+        </Link>
         <SignOutButton />
       </div>
     </header>

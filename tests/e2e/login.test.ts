@@ -109,4 +109,26 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     await page.waitForURL((url) => url.pathname === "/");
     expect(new URL(page.url()).host).toBe(new URL(product.baseUrl).host);
   });
+
+  it("changes the password on the account page; the old one stops working", async () => {
+    await page.getByTestId("user-email").click();
+    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    await page.getByText("Founders Inc").waitFor();
+    await page.getByLabel("Current password").fill("wrong current");
+    await page.getByLabel("New password").fill("a brand new secret");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("alert").filter({ hasText: "current password is not right" }).waitFor();
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: "Password changed" }).waitFor();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "Wrong email or password" }).waitFor();
+    await page.getByLabel("Password").fill("a brand new secret");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Fleet" }).waitFor();
+  });
 });

@@ -1,0 +1,5 @@
+import { AccountPage } from "./AccountPage";
+
+export default function Page() {
+  return <AccountPage />;
+}
