@@ -1,0 +1,172 @@
+// Family D — cross-tool and cross-server (detection-rules R19–R21): shadowing by reference to a
+// distinctive tool that only another of the team's servers has, steering the agent away from other
+// tools, and name collisions (duplicates, the same or a look-alike name on another server).
+import { normalizeText } from "./normalize";
+import type { FindingSink, Scope } from "./sink";
+import { matches, type TextView } from "./text-view";
+import type { OtherServer, Severity, ToolLike } from "./types";
+
+/** Single words too common to count as a reference to a particular tool. */
+const GENERIC = new Set(
+  "search fetch list get read write run query create update delete open send find add edit remove echo help status info ping login logout upload download execute exec call test check sync save load copy move rename start stop close set show view print log post reply comment message email file files browse navigate click type scroll screenshot evaluate summarize translate calculate convert lookup resolve analyze generate describe inspect tool tools server this that".split(" "),
+);
+
+export type CrossIndex = {
+  own: ReadonlySet<string>;
+  /** Distinctive names found only on other servers → the servers that have them. */
+  foreign: Map<string, string[]>;
+  foreignRe: RegExp | null;
+};
+
+const fold = (name: string) => normalizeText(name).text.trim();
+const distinctive = (name: string) => name.length >= 4 && !GENERIC.has(name) && (/[_\-.]/.test(name) || name.length >= 8);
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function crossIndex(tools: readonly ToolLike[], others: readonly OtherServer[] = []): CrossIndex {
+  const own = new Set(tools.map((t) => fold(String(t.name))));
+  const foreign = new Map<string, string[]>();
+  for (const server of others) {
+    for (const t of server.tools) {
+      const name = fold(String(t.name));
+      if (own.has(name) || !distinctive(name)) continue;
+      const list = foreign.get(name) ?? [];
+      if (!list.includes(server.serverName)) list.push(server.serverName);
+      foreign.set(name, list);
+    }
+  }
+  const names = [...foreign.keys()].sort((a, b) => b.length - a.length).slice(0, 5_000);
+  const foreignRe = names.length ? new RegExp(String.raw`(?<![a-z0-9])(?:${names.map(escape).join("|")})(?![a-z0-9])`, "g") : null;
+  return { own, foreign, foreignRe };
+}
+
+const DIRECTIVE = /\b(?:must|always|never|instead|whenever|when|before|after|change|set|send|bcc|cc|redirect|should|make sure|ensure|do not|don't|all|every|important|side effect)\b/;
+const TOOLISH = /\bmcp_tool_([a-z0-9_]+)|\(mcp_([a-z0-9_]+)\)\s*([a-z0-9_]+)|\b(?:the|also\s+present|other)\s+([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\s+(?:tool|function)\b/g;
+
+const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: number }> = [
+  { re: /\b(?:instead\s+of|rather\s+than)\s+(?:using\s+|calling\s+)?(?:the\s+)?([\w.-]+)\s+(?:tool|function|command|server)\b/g, severity: "medium", message: "steers the agent away from another tool", target: 1 },
+  { re: /\b(?:never|don't|do\s+not)\s+(?:use|call|invoke|trust)\s+(?:the\s+)?((?!this\b)[\w.-]+)\s+(?:tool|function|server)\b/g, severity: "high", message: "tells the agent never to use another tool", target: 1 },
+  { re: /\b(?:never|don't|do\s+not)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+(?:tools?|functions?|servers?)/g, severity: "high", message: "tells the agent to use no other tool" },
+  { re: /\b(?:always|only)\s+(?:prefer|use|choose|call)\s+this\s+(?:tool|function)\s+(?:instead|over|rather|for\s+(?:all|every|any))/g, severity: "high", message: "claims precedence over other tools" },
+  { re: /\binstead\s+of\s+[^.\n]{0,60}?\b(?:always|only)\s+(?:use|call|prefer)\s+this\s+(?:tool|function)/g, severity: "high", message: "claims precedence over another tool" },
+  { re: /\balways\s+prefer\s+this\s+(?:tool|function)\b/g, severity: "medium", message: "claims precedence over other tools" },
+  { re: /\b(?:replaces|supersedes|overrides)\s+(?:the\s+)?([\w.-]+)\s+(?:tool|function)\b/g, severity: "medium", message: "claims to replace another tool", target: 1 },
+  { re: /\b([\w.-]*[_.-][\w.-]*|the\s+\w+\s+(?:tool|server))\s+(?:tool\s+|function\s+)?is\s+(?:deprecated\s+and\s+)?(?:unsafe|compromised|malicious|insecure|broken|disabled)\b/g, severity: "medium", message: "disparages another tool", target: 1 },
+  { re: /\b(?:call|use|invoke)\s+(?:the\s+)?(?:bash|shell|exec|terminal|command|cmd)\s+(?:tool|function)\b[^\n]{0,40}\b(?:run|execute|curl|wget|nc|python|perl|ruby|node)\b/g, severity: "high", message: "drives a shell tool to run a command" },
+];
+
+/** R19 and R20 over one string. */
+export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
+  const t = view.text;
+  if (t.length < 6 || scope.field === "name" || scope.field === "property-name") return;
+  const self = scope.toolName ? fold(scope.toolName) : "";
+  const seen = new Set<string>();
+  if (index.foreignRe) {
+    for (const m of matches(view, index.foreignRe)) {
+      const name = m[0];
+      if (name === self || seen.has(name)) continue;
+      seen.add(name);
+      const [s, e] = view.sentence(m.index);
+      const severity: Severity = DIRECTIVE.test(t.slice(s, e)) ? "high" : "medium";
+      const servers = index.foreign.get(name)!.join(", ");
+      sink.phrase(view, scope, "R19", severity, m.index, m.index + name.length, `names "${name}", a tool only server ${servers} provides: shadowing`);
+    }
+  }
+  for (const m of matches(view, TOOLISH)) {
+    const name = (m[1] ?? m[3] ?? m[4] ?? "").replace(/^mcp_tool_/, "");
+    if (!name || name === self || index.own.has(name) || seen.has(name) || index.foreign.has(name)) continue;
+    seen.add(name);
+    sink.phrase(view, scope, "R19", "medium", m.index, m.index + m[0].length, `refers to a tool "${name}" this server does not provide`);
+  }
+  for (const rule of R20) {
+    for (const m of matches(view, rule.re)) {
+      const target = rule.target ? fold(m[rule.target] ?? "").replace(/^the\s+|\s+(?:tool|server)$/g, "") : "";
+      if (target && (target === "this" || target === self)) continue;
+      // Steering between a server's own tools is documentation; steering away from a tool the
+      // team has on another server is shadowing.
+      const severity: Severity = target && index.own.has(target) ? "low" : target && index.foreign.has(target) ? "high" : rule.severity;
+      sink.phrase(view, scope, "R20", severity, m.index, m.index + m[0].length, rule.message);
+    }
+  }
+}
+
+const words = (s: unknown) => new Set(typeof s === "string" ? (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) : []);
+function similarity(a: unknown, b: unknown): number {
+  const x = words(a);
+  const y = words(b);
+  if (!x.size || !y.size) return 0;
+  let inter = 0;
+  for (const w of x) if (y.has(w)) inter++;
+  return inter / (x.size + y.size - inter);
+}
+
+/** Damerau–Levenshtein distance, stopping early above 1. */
+function withinOne(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return a === b;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+const skeleton = (name: string) => fold(name).replace(/[\s_\-.]+/g, "");
+const deletions = (s: string) => (s.length > 48 ? [s] : [s, ...Array.from(s, (_, i) => s.slice(0, i) + s.slice(i + 1))]);
+
+/** R21 — duplicates and look-alikes within the list, and collisions with the team's other servers. */
+export function scanCollisions(tools: readonly ToolLike[], others: readonly OtherServer[], sink: FindingSink): void {
+  const seen = new Map<string, ToolLike>();
+  const skeletons = new Map<string, string>();
+  for (const tool of tools) {
+    const name = String(tool.name);
+    const scope = { toolName: name, pointer: "/name", field: "name" as const };
+    const ev = { text: name, start: 0, end: name.length };
+    if (seen.has(name)) sink.add(scope, "R21", "high", ev, `"${name}" is listed more than once: clients pick one copy arbitrarily`);
+    else {
+      const sk = skeleton(name);
+      const twin = skeletons.get(sk);
+      if (twin !== undefined && twin !== name) sink.add(scope, "R21", "high", ev, `"${name}" looks like "${twin}" in the same list`);
+      skeletons.set(sk, name);
+    }
+    seen.set(name, tool);
+  }
+  if (!others.length) return;
+  const exact = new Map<string, Array<{ server: string; tool: ToolLike }>>();
+  const bySkeleton = new Map<string, Array<{ server: string; tool: ToolLike }>>();
+  const byDeletion = new Map<string, string[]>();
+  for (const server of others) {
+    for (const tool of server.tools) {
+      const name = String(tool.name);
+      const entry = { server: server.serverName, tool };
+      exact.set(name, [...(exact.get(name) ?? []), entry]);
+      const sk = skeleton(name);
+      bySkeleton.set(sk, [...(bySkeleton.get(sk) ?? []), entry]);
+      if (sk.length >= 6) for (const d of deletions(sk)) byDeletion.set(d, [...(byDeletion.get(d) ?? []), sk]);
+    }
+  }
+  for (const [name, tool] of seen) {
+    const scope = { toolName: name, pointer: "/name", field: "name" as const };
+    const ev = { text: name, start: 0, end: name.length };
+    const same = exact.get(name);
+    if (same) {
+      const twin = same.reduce((a, b) => (similarity(tool.description, b.tool.description) > similarity(tool.description, a.tool.description) ? b : a));
+      const sim = similarity(tool.description, twin.tool.description);
+      const severity: Severity = sim >= 0.8 ? "high" : "medium";
+      sink.add(scope, "R21", severity, ev, `"${name}" is also a tool of server ${twin.server}${severity === "high" ? ` with a near-identical description (similarity ${sim.toFixed(2)}): impersonation` : ": the agent may call the wrong one"}`);
+      continue;
+    }
+    const sk = skeleton(name);
+    const alike = bySkeleton.get(sk);
+    if (alike) {
+      sink.add(scope, "R21", "high", ev, `"${name}" is a look-alike of "${String(alike[0]!.tool.name)}" on server ${alike[0]!.server}`);
+      continue;
+    }
+    if (sk.length < 6) continue;
+    const candidates = new Set(deletions(sk).flatMap((d) => byDeletion.get(d) ?? []));
+    for (const other of candidates) {
+      if (!withinOne(sk, other) || sk + "s" === other || other + "s" === sk) continue;
+      const entry = bySkeleton.get(other)![0]!;
+      const sim = similarity(tool.description, entry.tool.description);
+      sink.add(scope, "R21", sim >= 0.8 ? "high" : "medium", ev, `"${name}" is one edit away from "${String(entry.tool.name)}" on server ${entry.server}: typosquatting`);
+      break;
+    }
+  }
+}

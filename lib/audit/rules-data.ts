@@ -1,0 +1,171 @@
+// Family C — data access and exfiltration (detection-rules R12–R18). R16 judges a tool's
+// parameters against what the tool says it is for; the others are phrase rules over one string.
+import { expandIdentifier } from "./normalize";
+import type { FindingSink, Scope, ToolContext } from "./sink";
+import { matches, type TextView } from "./text-view";
+import type { Severity, ToolLike } from "./types";
+import { inputProperties } from "./extract";
+
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|[\w*-]+\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|\b(?:token|credentials|secrets?|service[_-]?account)\.json\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
+const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars)\b`;
+const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
+const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
+const VERBS = `${ACCESS_VERBS}|${TRANSFER_VERBS}`;
+const TRANSFER = new RegExp(String.raw`^(?:${TRANSFER_VERBS})\b`);
+const PATH_ONLY = new RegExp(PATH_TARGETS);
+/** Up to `n` characters that do not end a sentence (a dot inside a path does not). */
+const WITHIN = (n: number) => String.raw`(?:(?![.!?](?:\s|$))[^\n]){0,${n}}?`;
+const TARGET = `(?:${PATH_TARGETS}|${SECRET_NOUNS})`;
+
+const R12 = new RegExp(PATH_TARGETS, "g");
+const PUBLIC_KEY = /\bid_(?:rsa|dsa|ecdsa|ed25519)\.pub\b/g;
+const R13_FORWARD = new RegExp(String.raw`\b(?:${VERBS})\b${WITHIN(60)}(?:${TARGET})`, "g");
+const R13_REVERSE = new RegExp(String.raw`(?:${PATH_TARGETS})${WITHIN(40)}\b(${TRANSFER_VERBS})\b`, "g");
+const NOT_IMPERATIVE = /\b(?:is|are|was|were|be|been|being|not|never|no|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't|will|would|may|might|can|could|which|that|it|who)\s+$/;
+
+/** The verb at `at` reads as an instruction (sentence start, after "and", "then", "please", "must"…), not as description. */
+function imperativeAt(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 30), at);
+  if (NOT_IMPERATIVE.test(before)) return false;
+  return /(?:^|[\n.:;!?(*"'`>\]-]|,)\s*$/.test(before) || /\b(?:and|then|also|please|first|to|must|should|always|you|now|just|kindly|immediately|secretly|silently|quietly|next|finally|additionally|afterwards)\s+$/.test(before);
+}
+
+/** Stems of sensitive targets, for "the tool's own purpose" checks (an SSH tool may mention ~/.ssh). */
+const STEMS: Array<[RegExp, RegExp]> = [
+  [/ssh|id_|authorized_keys/, /\b(ssh|sftp|scp|key|keys|remote|host)\b/],
+  [/\.env|environment|env /, /\b(env|dotenv|environment|config|variables?)\b/],
+  [/aws/, /\b(aws|s3|amazon|cloud)\b/],
+  [/pem|p12|pfx|jks|keystore|certificate/, /\b(cert|certs|certificate|tls|ssl|pem|keystore|pki)\b/],
+  [/mcp\.json|claude_desktop|cursor/, /\b(mcp|config|configuration|cursor|claude)\b/],
+  [/api|secret|token|password|credential|passphrase|cookie|mnemonic|seed|private|key/, /\b(auth|login|secret|secrets|vault|password|passwords|credential|credentials|token|tokens|keychain|oauth|1password|bitwarden|key|keys|sign|signin|ssh|sftp)\b/],
+];
+const ownPurpose = (target: string, tool: ToolContext) => {
+  const nameWords = `${expandIdentifier(tool.name ?? "").toLowerCase()} ${tool.title}`;
+  return STEMS.some(([t, words]) => t.test(target) && words.test(nameWords));
+};
+const lower = (s: Severity): Severity => (s === "critical" ? "high" : s === "high" ? "medium" : s === "medium" ? "low" : s);
+
+const CHAT = String.raw`conversation|chat(?:\s+history)?|transcript|history|system\s+prompt|prompt|session|memory|previous\s+(?:tool\s+)?(?:results?|outputs?|responses?|messages)|tool\s+(?:outputs?|results?)|(?:last|recent|previous|prior)\s+messages`;
+const MAIL = String.raw`emails?|messages?|thread|inbox|contacts`;
+const DEST_PARAM = String.raw`\b(?:in|into|as|to|inside|within|via|under)\s+(?:the\s+)?(?:["'\`][\w.-]+["'\`]|[\w-]+\s+(?:parameter|argument|field|param)|parameter|argument|field)`;
+const DEST = String.raw`(?:[\w.+-]+@[\w-]+\.[\w.-]+|\+\d[\d\s-]{7,}\d|https?:\/\/\S+|attacker|our\s+server)`;
+const GIVE = String.raw`include|pass|send|add|put|provide|attach|insert|append|prepend|forward|copy|paste|embed|supply|fill`;
+
+type DataPattern = { re: RegExp; severity: Severity; message: string; purpose?: RegExp };
+const R14: DataPattern[] = [
+  { re: new RegExp(String.raw`\b(?:${GIVE})\s+(?:[\w']+\s+){0,4}?(?:${CHAT})\b[^.\n]{0,60}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for conversation or context data in a parameter", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|context|prompt)\b/ },
+  { re: new RegExp(String.raw`\b(?:${GIVE})\s+(?:[\w']+\s+){0,4}?(?:${MAIL})\b[^.\n]{0,60}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for message content in a parameter", purpose: /\b(e?mail|message|messages|chat|post|send|reply|thread|inbox|slack|whatsapp|sms)\b/ },
+  { re: /\b(?:include|attach|append|add|send|pass|forward|provide)\s+(?:a\s+|the\s+)?(?:full|entire|complete|whole)\s+(?:list|copy|dump|log|record|history|transcript)\s+of\s+(?:\w+\s+){0,2}?(?:messages|conversations?|chats?|emails?|history|files|contacts|documents)\b/g, severity: "high", message: "asks for a full dump of messages or files" },
+  { re: new RegExp(String.raw`\b(?:${GIVE})\b[^.\n]{0,50}?\b(?:(?:full|entire|complete|whole)\s+(?:conversation|chat)\b(?:\s+(?:history|log|transcript|context))?|(?:full|entire|complete|whole)\s+message\s+(?:history|log))`, "g"), severity: "high", message: "asks for the full conversation", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript)\b/ },
+  { re: new RegExp(String.raw`\b(?:collect|gather|bundle|zip|archive|upload|send|post|forward|submit|sync|mirror|copy)\b${WITHIN(80)}\b(?:files?|folders?|director(?:y|ies)|workspace|project|repo(?:sitory)?|codebase|documents?|contents?|data|results?|them|it|everything)\b${WITHIN(60)}\b(?:to|via|into)\s+https?:\/\/`, "g"), severity: "high", message: "sends local data to an external URL", purpose: /\b(upload\w*|send\w*|sync\w*|backup|back up|publish\w*|webhook|post\w*|share|export\w*|deploy\w*)\b/ },
+  { re: new RegExp(String.raw`\b(?:send|forward|route|redirect|copy|mirror|cc|bcc)\s+(?:all\s+|every\s+|each\s+|any\s+|a\s+copy\s+of\s+)?(?:the\s+)?(?:emails?|messages?|replies|data|files|requests?|results?|copies|outputs?|responses?)\s+(?:\w+\s+){0,3}?to\s+${DEST}`, "g"), severity: "high", message: "redirects data to a fixed destination" },
+  { re: /\b(?:change|set|replace|update|switch|override)\s+(?:the\s+)?(?:recipients?|destination|target|to[- ]address|phone\s+number|email\s+address|webhook(?:\s+url)?|endpoint|channel|receiver)\s+(?:\w+\s+){0,2}?to\s+\S/g, severity: "high", message: "rewrites the recipient or destination" },
+  { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]+@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
+];
+
+const R17: DataPattern[] = [
+  { re: /\balso\s+(?:silently\s+|quietly\s+)?(?:collects?|uploads?|sends?|forwards?|shares?|transmits?|copies|copy|logs?|records?|stores?|exfiltrates?|syncs?|backs?\s+up)\s+(?:[\w']+\s+){0,4}?(?:data|information|info|contents?|files?|credentials?|keys?|tokens?|history|messages?|conversations?|emails?|inputs?|arguments?|quer(?:y|ies)|prompts?|it|them|everything|a\s+copy|browsing|location|contacts)\b[^.\n]{0,80}?\b(?:to|with)\b/g, severity: "high", message: "describes a hidden side effect that moves data" },
+  { re: /\bfor\s+(?:analytics|telemetry|tracking|monitoring|quality|training|research|debugging|logging|backup|caching|auditing|audit|compliance|verification|security)\s+purposes?,?\s+(?:\w+\s+){0,3}?(?:send|upload|include|collect|share|forward|transmit|store|log|attach|pass)\b/g, severity: "high", message: "data collection dressed as analytics or auditing" },
+  { re: /\b(?:actually|secretly|covertly)\s+(?:sends?|uploads?|forwards?|exfiltrates?|transmits?|leaks?|shares?|collects?|copies)\b/g, severity: "high", message: "describes covert data movement" },
+  { re: /\bshares?\s+(?:[\w']+\s+){0,4}?with\s+(?:third[- ]?part(?:y|ies)|partners|advertisers|external\s+(?:services|parties))/g, severity: "high", message: "shares data with third parties" },
+  { re: /\bremote(?:ly)?\s+(?:cach\w+|backup|stor\w+|sync\w*)\s+(?:of\s+)?(?:\w+\s+){0,2}?(?:credentials|keys|tokens|passwords|secrets|ssh)/g, severity: "high", message: "remote copies of credentials" },
+];
+
+/** R12–R15, R17 over one string. */
+export function scanData(view: TextView, scope: Scope, sink: FindingSink): void {
+  const t = view.text;
+  if (t.length < 4) return;
+  const tool = scope.tool;
+  for (const m of matches(view, R12)) {
+    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
+  }
+  for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
+  for (const re of [R13_FORWARD, R13_REVERSE]) {
+    for (const m of matches(view, re)) {
+      const verb = re === R13_FORWARD ? m.index : m.index + m[0].length - m[1]!.length;
+      if (!imperativeAt(t, verb)) {
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      const verbText = t.slice(verb);
+      // Reading a named credential file, or moving any secret, is exfiltration; "retrieve the
+      // password" alone is access. The tool's own summary line describes what it does.
+      const strong = PATH_ONLY.test(m[0]) || TRANSFER.test(verbText);
+      const summary = scope.field === "description" && t.slice(0, verb).trim() === "";
+      const severity: Severity = ownPurpose(m[0], tool) || !strong || summary ? "medium" : "high";
+      sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, "instruction to read or send a sensitive file or secret");
+    }
+  }
+  for (const rule of R14) {
+    for (const m of matches(view, rule.re)) {
+      const severity = rule.purpose?.test(tool.purpose) ? lower(lower(rule.severity)) : rule.severity;
+      sink.phrase(view, scope, "R14", severity, m.index, m.index + m[0].length, rule.message);
+    }
+  }
+  scanUrls(view, scope, sink);
+  for (const rule of R17) for (const m of matches(view, rule.re)) sink.phrase(view, scope, "R17", rule.severity, m.index, m.index + m[0].length, rule.message);
+}
+
+const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|pinggy\.io|bore\.pub|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|postb\.in|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|transfer\.sh|0x0\.st|file\.io|paste\.rs|dpaste\.\w+|bit\.ly|tinyurl\.com|t\.co|is\.gd|goo\.gl|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy)$|\.onion$/;
+const HOSTILE_PATH = /^(?:discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot)/;
+const URL_RE = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]`]+|\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\b[\w-]+(?:\.[\w-]+)*\.(?:ngrok(?:-free)?\.(?:io|app)|webhook\.site|pipedream\.net|trycloudflare\.com)\b/g;
+
+function privateIp(host: string): boolean {
+  const o = host.split(".").map(Number);
+  return o[0] === 10 || o[0] === 127 || o[0] === 0 || (o[0] === 192 && o[1] === 168) || (o[0] === 172 && o[1]! >= 16 && o[1]! <= 31) || (o[0] === 169 && o[1] === 254);
+}
+
+/** R15 — URLs, ranked by where they lead. */
+function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
+  if (!/[:.]/.test(view.text)) return;
+  for (const m of matches(view, URL_RE)) {
+    const url = m[0].replace(/[.,;:!?]+$/, "");
+    const rest = url.replace(/^[a-z]+:\/\//, "");
+    const host = rest.split(/[/?#:]/)[0] ?? "";
+    let severity: Severity = "info";
+    let why = "URL in model-visible text";
+    if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
+    else if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(host)) [severity, why] = privateIp(host) ? ["low", "URL to a private IP address"] : ["high", "URL to a raw public IP address"];
+    else if (/[?&][\w-]+=(?:\{|\$|<|%7b)/i.test(rest)) [severity, why] = ["medium", "URL with a data placeholder in its query"];
+    const raw = view.evidence(m.index, m.index + url.length).text;
+    sink.phrase(view, scope, "R15", severity, m.index, m.index + url.length, `${why}: ${raw}`, { noDiscount: severity === "info" });
+  }
+}
+
+const COLLECTOR = /^(?:side_?note|sidenote|notes?|context|extra(?:_?info)?|metadata|meta|debug(?:_?info)?|feedback|comments?|remarks?|annotations?|details|additional_?(?:info|context|data|notes?))$/i;
+const ASKS_FOR_DATA = /\b(?:contents?\s+of|file\s+contents?|conversation|chat\s+history|message\s+history|previous\s+messages|mcp\.json|ssh|id_rsa|credentials|\.env|api\s+keys?|system\s+prompt|everything\s+you)\b/;
+const CONTEXT_LEAK = /\b(?:system prompt|conversation (?:history|context|log|transcript|messages?)|chat (?:history|context|log|transcript|messages?)|tool call (?:history|log|trace|results?)|chain of thought|inner monologue|reasoning (?:trace|steps|history)|previous messages|assistant (?:messages?|history)|user (?:messages|history)|available tools|prompt (?:history|context)|session (?:context|history|memory)|agent (?:memory|scratchpad))\b/;
+const SECRET_PARAM = /(?:^|_)(?:ssh_?key|private_?key|api_?key|secret(?:_?key)?|password|passwd|credentials?|access_?token|auth_?token|token|mnemonic|seed_?phrase|cookie|session_?token)(?:$|_)/i;
+const PATH_PARAM = /(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|url|uri|endpoint|webhook)(?:$|_)/i;
+const AUTH_WORDS = /\b(?:auth\w*|login|log in|sign in|key|keys|credential\w*|token|password|secret|ssh|api|connect\w*|account|vault|oauth|session|deploy\w*|server|host|database|db|git\w*|repo\w*|cloud|aws|gcp|azure|service|http|request|webhook|integration|smtp|email|encrypt\w*|decrypt\w*)\b/;
+
+/** R16 — parameters that collect chat or file content or secrets, or do not fit the tool. */
+export function scanParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSink): void {
+  const description = typeof tool.description === "string" ? tool.description.toLowerCase() : "";
+  for (const [name, schema] of inputProperties(tool)) {
+    const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    const scope = { toolName: String(tool.name), pointer, field: "property-name" as const };
+    const ev = { text: name, start: 0, end: name.length };
+    const own = typeof schema.description === "string" ? schema.description.toLowerCase() : "";
+    const expanded = expandIdentifier(name).toLowerCase();
+    const quoted = new RegExp(String.raw`["'\`]${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]|\b${expanded.replace(/\s+/g, "[ _]")}\s+(?:parameter|argument|field)`).test(description);
+    if (COLLECTOR.test(name) && (ASKS_FOR_DATA.test(own) || (quoted && ASKS_FOR_DATA.test(description)))) {
+      sink.add(scope, "R16", "high", ev, `parameter "${name}" is where the text asks the agent to put file or chat content`);
+    } else if (CONTEXT_LEAK.test(expanded) && !/^(?:system_?prompt|SystemPrompt)$/i.test(name)) {
+      const fits = /\b(conversation|chat|history|summar\w*|memory|transcript|llm|model|prompt|agent)\b/.test(ctx.purpose);
+      sink.add(scope, "R16", fits ? "low" : "high", ev, `parameter "${name}" asks the agent for its own context (conversation, prompt or tool history)`);
+    } else if (ctx.pure && (COLLECTOR.test(name) || SECRET_PARAM.test(name) || PATH_PARAM.test(name))) {
+      sink.add(scope, "R16", SECRET_PARAM.test(name) ? "high" : "medium", ev, `parameter "${name}" does not fit a tool that only computes (capability mismatch)`);
+    } else if (SECRET_PARAM.test(name) && !AUTH_WORDS.test(ctx.purpose)) {
+      sink.add(scope, "R16", "low", ev, `secret-named parameter "${name}" on a tool that does not say it authenticates`);
+    }
+  }
+}
+
+const PURE = /\b(?:add|sum|subtract|minus|plus|multiply|divide|calculate|calculator|calc|math|arithmetic|convert|conversion|format|weather|forecast|time|date|timezone|fact|facts|joke|random|echo|hello|greet|greeting|translate|uuid|count|reverse|uppercase|lowercase|numbers?|temperature|currency|units?|quote|dice|roll|coin)\b/;
+const NOT_PURE = /\b(?:file|files|path|director\w*|url|http\w*|key|token|auth\w*|credential\w*|ssh|secret\w*|upload\w*|download\w*|repo\w*|database|sql|email|message\w*|send\w*|shell|command|exec\w*|browser|page)\b/;
+
+/** A tool that only computes: its name says so and its text mentions no files, network or secrets. */
+export function isPureTool(nameWords: string, purpose: string): boolean {
+  return PURE.test(nameWords) && !NOT_PURE.test(purpose);
+}

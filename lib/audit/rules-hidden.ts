@@ -1,0 +1,266 @@
+// Family A — hidden or obfuscated content (detection-rules R1–R5). R1 and R2 read the raw text:
+// the normalized view has already dropped what they look for.
+import { hiddenCharName } from "../text/reveal-hidden";
+import { escapeLength, isLookalike } from "./normalize";
+import { PATH_TARGETS } from "./rules-data";
+import type { FindingSink, Scope } from "./sink";
+import { instructionProbe } from "./rules-instructions";
+import type { TextView } from "./text-view";
+import type { Severity } from "./types";
+
+const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
+const isVariation = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
+const isBidi = (cp: number) => (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+const PICTO = /[\p{Extended_Pictographic}\p{Emoji_Modifier}\u20e3]/u;
+const nonLatinLetter = (c: string) => /\p{L}/u.test(c) && !/\p{Script=Latin}/u.test(c);
+const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
+const HANGUL_FILLERS = new Set([0x115f, 0x1160, 0x3164, 0xffa0]);
+
+function kindOf(cp: number): string | null {
+  if (cp === 0x1b || cp === 0x0d || cp === 0x09 || cp === 0x0a) return null; // R2 reads escapes and carriage returns
+  if (HANGUL_FILLERS.has(cp)) return "HANGUL FILLER";
+  const name = hiddenCharName(cp);
+  return name === "PRIVATE USE" ? null : name;
+}
+
+/** R1 — invisible Unicode, tag characters and variation-selector payloads decoded. */
+export function scanInvisible(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  if (/^[\x20-\x7e\n\t]*$/.test(raw)) return;
+  const chars = Array.from(raw);
+  const offsets: number[] = [];
+  for (let i = 0, o = 0; i < chars.length; o += chars[i]!.length, i++) offsets.push(o);
+  const kinds = new Map<string, number>();
+  let first = -1;
+  let last = -1;
+  let tagText = "";
+  let bidi = false;
+  const vsRuns: number[][] = [];
+  let vsRun: number[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const cp = chars[i]!.codePointAt(0)!;
+    if (isVariation(cp)) {
+      const prev = chars[i - 1];
+      const prevVs = prev !== undefined && isVariation(prev.codePointAt(0)!);
+      if (!prevVs && vsRun.length === 0 && (cp === 0xfe0e || cp === 0xfe0f) && prev !== undefined && (PICTO.test(prev) || /[\u2000-\u2bff\u3000-\u303f#*0-9]/.test(prev)) && !isVariation(chars[i + 1]?.codePointAt(0) ?? 0)) continue;
+      vsRun.push(cp);
+    } else if (vsRun.length) {
+      vsRuns.push(vsRun);
+      vsRun = [];
+    }
+    const kind = kindOf(cp);
+    if (!kind) continue;
+    if ((cp === 0x200d || cp === 0x200c) && isJoinerBetween(chars[i - 1], chars[i + 1])) continue;
+    if (cp === 0xfeff && i === 0) continue;
+    if ((cp === 0x200e || cp === 0x200f || cp === 0x061c) && RTL.test(raw)) continue;
+    if (isTag(cp) && cp >= 0xe0020 && cp <= 0xe007e) tagText += String.fromCharCode(cp - 0xe0000);
+    if (isBidi(cp)) bidi = true;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (vsRun.length) vsRuns.push(vsRun);
+  if (first < 0) return;
+  const vsText = vsRuns.filter((r) => r.length >= 3).map(decodeVariationSelectors).join(" ").trim();
+  const decoded = [tagText.trim(), vsText].filter(Boolean).join(" ");
+  const total = [...kinds.values()].reduce((a, b) => a + b, 0);
+  const identifier = scope.field === "name" || scope.field === "property-name";
+  let severity: Severity = total >= 3 ? "medium" : "low";
+  if (bidi || kinds.size === 2 || identifier) severity = "high";
+  if (kinds.size >= 3 || decoded.length >= 3) severity = "critical";
+  const end = offsets[last]! + chars[last]!.length;
+  const start = offsets[first]!;
+  const list = [...kinds.entries()].map(([k, n]) => `${k}×${n}`).join(", ");
+  const what = decoded ? `hidden message ${JSON.stringify(clip(decoded, 80))}` : `${total} invisible character${total === 1 ? "" : "s"}`;
+  sink.add(scope, "R1", severity, view.rawEvidence(start, Math.min(end, start + 400)), `${what} (${list})`, decoded ? { decoded } : {});
+}
+
+function isJoinerBetween(prev: string | undefined, next: string | undefined): boolean {
+  if (prev === undefined || next === undefined) return false;
+  if ((PICTO.test(prev) || isVariation(prev.codePointAt(0)!)) && PICTO.test(next)) return true;
+  return nonLatinLetter(prev) && nonLatinLetter(next);
+}
+
+/** Variation selectors as bytes (FE00–FE0F → 0–15, E0100–E01EF → 16–255), read as UTF-8. */
+function decodeVariationSelectors(run: number[]): string {
+  const bytes = Uint8Array.from(run, (cp) => (cp <= 0xfe0f ? cp - 0xfe00 : cp - 0xe0100 + 16));
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const printable = text.replace(/[^\x20-\x7e\n\p{L}\p{N}\p{P}\p{Zs}]/gu, "");
+  return printable.length >= Math.max(3, text.length * 0.8) ? printable : "";
+}
+
+/** R2 — terminal escape sequences and carriage-return or backspace overwrites. */
+export function scanEscapes(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  const esc = raw.indexOf("\u001b");
+  if (esc >= 0) {
+    let hiding = false;
+    let count = 0;
+    for (let i = esc; i >= 0 && i < raw.length; i = raw.indexOf("\u001b", i + 1)) {
+      const seq = raw.slice(i + 1, i + escapeLength(raw, i));
+      count++;
+      if (/^\[[0-9;]*[ABCDEFGHJKSTfsu]$/.test(seq) || /^\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m$/.test(seq) || /^\]8;/.test(seq)) hiding = true;
+      const fgbg = /^\[38;5;(\d+);48;5;(\d+)m$/.exec(seq) ?? /^\[3(\d);4(\d)m$/.exec(seq);
+      if (fgbg && fgbg[1] === fgbg[2]) hiding = true;
+    }
+    const message = `${count} terminal escape sequence${count === 1 ? "" : "s"}${hiding ? " that move the cursor, conceal or recolour text" : ""}: terminal clients show something other than what the model reads`;
+    sink.add(scope, "R2", hiding ? "critical" : "high", view.rawEvidence(esc, Math.min(raw.length, esc + 120)), message);
+    return;
+  }
+  const cr = /\r(?!\n)|\cH/.exec(raw);
+  if (cr) sink.add(scope, "R2", "medium", view.rawEvidence(Math.max(0, cr.index - 20), Math.min(raw.length, cr.index + 60)), "carriage return or backspace that can overwrite text in a terminal");
+}
+
+const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000]{40,}|(?:[ \t]*\r?\n){8,})(?=\S)/g;
+
+/** R3 — off-screen padding before a payload, and HTML comments. */
+export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  if (raw.length < 40) return;
+  PADDING.lastIndex = 0;
+  const pad = PADDING.exec(raw);
+  if (pad) {
+    const after = pad.index + pad[0].length;
+    const width = pad[0].length;
+    sink.add(scope, "R3", "medium", view.rawEvidence(after, Math.min(raw.length, after + 120)), `${width} whitespace characters push the text that follows out of view`);
+  }
+  const comment = /<!--([\s\S]{0,4000}?)-->/.exec(raw);
+  if (comment && /[A-Za-z]{3,}/.test(comment[1] ?? "")) {
+    sink.add(scope, "R3", "medium", view.rawEvidence(comment.index, comment.index + comment[0].length), "HTML comment: hidden when rendered, read by the model");
+  }
+}
+
+const SHELL = /\b(curl|wget|bash|zsh|powershell|pwsh|iex|invoke-expression|ncat|netcat|nc|python3?|perl|ruby|php|node)\b[^\n]{0,80}(\||;|&&|\s-c\b|\s-e\b|https?:|\/dev\/tcp)|\brm\s+-rf?\b|\bchmod\s+[0-7+]|\/dev\/tcp\/|\bbase64\s+-d\b|\bmkfifo\b|\beval\s*\(|\bexec\s*\(|\|\s*(ba)?sh\b/;
+const EXFIL = /https?:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b|~\/\.ssh|\bid_(?:rsa|ed25519|ecdsa)\b|(?:^|[\s/'"])\.env\b|\.aws\/|\bcredentials\b|\/etc\/(?:passwd|shadow)/;
+const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
+
+/** R4 — base64 or hex blobs whose decoded text is a command, a destination or an injection. */
+export function scanEncoded(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  if (raw.length < 24 || scope.field === "name" || scope.field === "property-name") return;
+  for (const re of [B64, HEX]) {
+    re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let guard = 0;
+    while ((m = re.exec(raw)) !== null && guard++ < 50) {
+      const blob = m[0];
+      if (re === B64 && !(/[0-9+/=]/.test(blob) && /[a-z]/.test(blob) && /[A-Z]/.test(blob))) continue;
+      const text = re === B64 ? decodeBase64(blob) : decodeHex(blob);
+      if (!text) continue;
+      const lower = text.toLowerCase();
+      let severity: Severity | null = null;
+      if (SHELL.test(lower) || EXFIL.test(lower)) severity = "critical";
+      else if (instructionProbe(lower)) severity = "high";
+      else if (lower.split(/\s+/).filter((w) => /^[a-z]{2,}$/.test(w)).length >= 6) severity = "low";
+      if (!severity) continue;
+      const kind = re === B64 ? "base64" : "hex";
+      sink.add(scope, "R4", severity, view.rawEvidence(m.index, m.index + blob.length), `${kind} blob decodes to ${JSON.stringify(clip(text, 100))}`, { decoded: text });
+    }
+  }
+}
+
+function decodeBase64(blob: string): string | null {
+  try {
+    let s = blob.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+    s += "=".repeat((4 - (s.length % 4)) % 4);
+    return printable(atob(s));
+  } catch {
+    return null;
+  }
+}
+
+function decodeHex(blob: string): string | null {
+  const hex = blob.replace(/\\x/g, "");
+  let out = "";
+  for (let i = 0; i + 1 < hex.length; i += 2) out += String.fromCharCode(parseInt(hex.slice(i, i + 2), 16));
+  return printable(out);
+}
+
+function printable(binary: string): string | null {
+  if (binary.length < 8) return null;
+  let ok = 0;
+  for (let i = 0; i < binary.length; i++) {
+    const c = binary.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x0a || c === 0x09 || c === 0x0d) ok++;
+  }
+  return ok / binary.length >= 0.95 ? binary : null;
+}
+
+const SCRIPTS = ["Latin", "Cyrillic", "Greek", "Han", "Hiragana", "Katakana", "Hangul", "Arabic", "Hebrew", "Devanagari", "Thai", "Armenian", "Georgian"] as const;
+const SCRIPT_RE = SCRIPTS.map((s) => [s, new RegExp(`\\p{Script=${s}}`, "u")] as const);
+
+function scriptOf(ch: string): string | null {
+  for (const [name, re] of SCRIPT_RE) if (re.test(ch)) return name === "Hiragana" || name === "Katakana" ? "Han" : name;
+  return /\p{L}/u.test(ch) ? "Other" : null;
+}
+
+/** R5 — look-alike letters mixed into Latin words, or a passage in another script. */
+export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  if (isAscii(raw)) return;
+  const WORD = /[\p{L}\p{M}]+/gu;
+  let mixed: RegExpExecArray | null = null;
+  let mixedCount = 0;
+  for (let m: RegExpExecArray | null; (m = WORD.exec(raw)) !== null; ) {
+    const w = m[0];
+    if (/[a-zA-Z]/.test(w) && Array.from(w).some(isLookalike)) {
+      mixed ??= m;
+      mixedCount++;
+    }
+  }
+  if (mixed) {
+    const severity: Severity = mixedCount >= 3 || scope.field === "name" || scope.field === "property-name" ? "high" : "medium";
+    sink.add(scope, "R5", severity, view.rawEvidence(mixed.index, mixed.index + mixed[0].length), `${mixedCount} word${mixedCount === 1 ? "" : "s"} mixing Latin with look-alike Cyrillic/Greek letters`);
+    return;
+  }
+  // A passage is a sentence (or line) whose letters are at least 80% one script.
+  const passages: Array<{ start: number; end: number; script: string }> = [];
+  let letters = 0;
+  for (const seg of sentences(raw)) {
+    const counts = new Map<string, number>();
+    let n = 0;
+    for (const ch of raw.slice(seg[0], seg[1])) {
+      const sc = scriptOf(ch);
+      if (!sc) continue;
+      n++;
+      counts.set(sc, (counts.get(sc) ?? 0) + 1);
+    }
+    letters += n;
+    const [script, k] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+    const min = script === "Han" || script === "Hangul" ? 6 : 12;
+    if (script && k >= min && k / n >= 0.8) passages.push({ start: seg[0], end: seg[1], script });
+  }
+  const first = passages[0]?.script;
+  const foreign = passages.filter((p) => p.script !== first);
+  if (letters < 30 || !first || !foreign.length) return;
+  // A switch is suspicious in itself only a little; a switched passage that names a credential
+  // file or a destination is how instructions hide from reviewers who read the first language.
+  const risky = foreign.find((p) => SENSITIVE.test(raw.slice(p.start, p.end).toLowerCase()));
+  const shown = risky ?? foreign[0]!;
+  const message = `a passage in ${shown.script} script after ${first} text${risky ? " that names a sensitive file, secret or destination" : ""}: instructions can hide in a language reviewers skip`;
+  sink.add(scope, "R5", risky ? "high" : "low", view.rawEvidence(shown.start, shown.end), message);
+}
+
+const SENSITIVE = new RegExp(String.raw`${PATH_TARGETS}|https?:\/\/|\b(?:api[ _-]?key|password|credentials|token)s?\b`);
+
+/** [start, end) of each sentence or line of raw text (a dot inside a path does not end a sentence). */
+function sentences(raw: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const re = /[.!?](?=\s|$)|[。！？\n]/g;
+  let start = 0;
+  for (let m: RegExpExecArray | null; (m = re.exec(raw)) !== null; ) {
+    if (m.index + 1 > start) out.push([start, m.index + 1]);
+    start = m.index + 1;
+  }
+  if (start < raw.length) out.push([start, raw.length]);
+  return out;
+}
+
+export function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -1,0 +1,123 @@
+// Family B — instructions aimed at the agent (detection-rules R6–R11). Phrase rules: they match the
+// normalized text (lower case, look-alikes folded, whitespace collapsed) and point back into the raw.
+import type { FindingSink, Scope } from "./sink";
+import { matches, type TextView } from "./text-view";
+import type { AuditRuleId, Severity } from "./types";
+
+type Pattern = { re: RegExp; severity: Severity; message: string };
+const p = (re: RegExp, severity: Severity, message: string): Pattern => ({ re, severity, message });
+
+const TAG_WORDS = String.raw`important|system|instructions?|secret|hidden|urgent|critical|admin|mandatory|override|ai[ _-]?instructions?|assistant[ _-]?instructions?|note to (?:the )?(?:ai|assistant|model|agent|llm)|system[ _-]?(?:note|prompt|message|reminder|override|instructions?)`;
+
+const R6: Pattern[] = [
+  p(new RegExp(String.raw`<\s*\/?\s*(?:${TAG_WORDS})\b[^<>\n]{0,60}>`, "g"), "high", "fake authority tag"),
+  p(new RegExp(String.raw`\[\s*(?:${TAG_WORDS})(?:\s+\w+){0,3}\s*(?:\]|:)`, "g"), "high", "fake authority tag"),
+  p(/\{\{\s*(?:system|important|instructions?)\b/g, "high", "fake authority tag"),
+];
+const BOLD_TAG = /\*\*\s*(important|critical|system|instructions?|urgent|secret|hidden|mandatory|attention)\b[^*\n]{0,60}\*\*/g;
+const LABEL = /(?:^|\n)\s*(?:system|assistant|developer)(?:\s+(?:note|message|prompt|override|instructions?))?\s*:/g;
+
+const R7: Pattern[] = [
+  p(/\b(?:before|prior to)\s+(?:using|calling|invoking|running|executing|you\s+(?:use|call|invoke|run))\s+(?:this|the)\s+(?:tool|function)\b[^.\n]{0,40}?\b(?:read|send|include|pass|upload|collect|copy|append|prepend|cat|attach|embed|forward|provide|gather|retrieve|dump|extract)\b/g, "high", "pre-invocation instruction to move data"),
+  p(/\b(?:before|prior to)\s+(?:using|calling|invoking|running|executing)\s+(?:this|the)\s+(?:tool|function)\s*,\s*(?:you\s+(?:must|should|need\s+to|have\s+to)\s+)?(?:first\s+)?(?:call|run|invoke|execute|use|open|fetch|list)\b/g, "medium", "pre-invocation instruction"),
+  p(/\b(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:you\s+|the\s+(?:agent|assistant|model)\s+)?(?:call|use|invoke|run|execute)s?\s+(?:any|another|other|a|an)\s+(?:other\s+)?(?:tool|function|command|mcp)/g, "high", "instruction that applies to every tool call"),
+  p(/\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:any|all|every|other|another)\s+(?:other\s+)?(?:tools?|functions?|commands?)/g, "high", "instruction that applies before every other tool"),
+  p(/\bbefore\s+\w+ing\b[^.\n]{0,40}?\b(?:with|using|via|through|from)\s+(?:any|every|another|an?)\s+(?:other\s+)?(?:tools?|functions?|servers?)\b/g, "high", "hooks the agent's use of other tools"),
+  p(/\bfirst\s+call\s+this\s+(?:tool|function)\b/g, "medium", "demands to be called first"),
+  p(/\b(?:you\s+must|you\s+should|always|must\s+always|be\s+sure\s+to|make\s+sure\s+to|remember\s+to)\s+(?:also\s+)?(?:first\s+)?(?:prepend|prefix|route|redirect|proxy)\b/g, "high", "instruction to prepend or reroute"),
+  p(/\b(?:all|every|each|any)\s+(?:shell\s+|terminal\s+)?(?:commands?|requests?|calls?|messages?)\s+(?:must|should|need\s+to)\s+(?:include|start\s+with|begin\s+with|be\s+prefixed|be\s+routed|be\s+sent|go\s+through|contain)/g, "high", "instruction that rewrites every command"),
+  p(/\bprefix(?:ed)?\s+(?:to\s+)?(?:every|all|each|any)\s+(?:command|request|call|message)|\b(?:prepend|append)\s+[^.\n]{0,40}\bto\s+(?:every|all|each|any)\s+(?:command|request|call|message|response)/g, "high", "instruction that rewrites every command"),
+  p(/\bwhen(?:ever)?\s+the\s+user\s+(?:says|types|writes|mentions|asks|sends)\b[^.\n]{0,80}\b(?:call|invoke|use|run)\s+this\s+(?:tool|function)/g, "high", "trigger phrase that makes the agent call this tool"),
+  p(/\b(?:at|on)\s+the\s+(?:start|beginning)\s+of\s+(?:every|each|any|the)\s+(?:conversation|session|chat|response|turn)\b[^.\n]{0,60}\b(?:call|invoke|run|read|send|use)\b/g, "high", "instruction to act at the start of every conversation"),
+  p(/\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|enabled|installed)\b/g, "high", "claims an effect of this tool's mere presence on the agent"),
+  p(/\bwhen(?:ever)?\s+[^.\n]{0,40}\b(?:is|are)\s+(?:invoked|called|used)\s*,\s*(?:make\s+sure\s+to|be\s+sure\s+to|you\s+must|always)?\s*(?:change|set|replace|include|send|add|bcc|cc|forward|redirect)\b/g, "high", "instruction that hooks another tool's calls"),
+  p(/\bmust\s+(?:always\s+)?be\s+(?:called|invoked|run|used)\s+(?:first|before\s+(?:any|all|every|other))/g, "medium", "demands to be called before other tools"),
+  p(/\byou\s+must\s+(?:always\s+)?(?:first\s+)?(?:call|invoke|run|use)\s+(?:this|the)\s+(?:tool|function)\b/g, "medium", "pre-invocation instruction"),
+  p(/\bbefore\s+(?:responding|answering|replying|returning|proceeding|continuing)\s*,/g, "medium", "instruction about the agent's behaviour around the call"),
+];
+
+const R8: Pattern[] = [
+  p(/\b(?:ignore|disregard|forget|overrid(?:e|ing)|bypass|skip)\s+(?:(?:all|any|every|of|the|your|these|those|my)\s+){0,3}(?:(?:previous|prior|preceding|above|earlier|former|original|initial|existing|system|safety|security|other|old|current|developer)\s+){1,2}(?:\w+\s+)?(?:instructions?|directives?|rules?|prompts?|guidelines?|guardrails?|constraints?|restrictions?|polic(?:y|ies)|commands?)\b/g, "high", "instruction override"),
+  p(/\b(?:ignore|disregard|forget)\s+(?:all|your|any|everything)\s+(?:of\s+)?(?:\w+\s+)?(?:instructions?|rules?|guidelines?|directives?|prompts?|you\s+(?:were|have\s+been)\s+told)\b/g, "high", "instruction override"),
+  p(/\bbypass\w*\s+(?:the\s+|any\s+|all\s+)?(?:(?:safety|security|content|user)\s+)?(?:restrictions?|filters?|guardrails?|safeguards?|safety|security\s+(?:checks?|controls?)|moderation|approvals?|confirmations?|permission\s+checks?|sandbox)\b/g, "high", "instruction to bypass safeguards"),
+  p(/\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:developer|dan|god|admin|jailbreak|jailbroken|unrestricted|unfiltered|root|sudo)\b/g, "high", "persona switch"),
+  p(/\b(?:new|updated|revised|real)\s+(?:system\s+)?instructions?\s*:/g, "high", "replacement instructions"),
+  p(/\b(?:do\s+not|don't|never)\s+follow\s+(?:the\s+|your\s+|any\s+)?(?:previous|prior|system|original|user'?s?|safety)\s*(?:instructions|rules|guidelines|prompt)/g, "high", "instruction override"),
+  p(/\byour\s+(?:new|real|actual|true)\s+(?:task|goal|instructions?|purpose|objective)\s+(?:is|are)\b/g, "high", "replacement task"),
+];
+const R8_INTL = /ignor(?:ez|iere|ieren|a|ar)\s+(?:\S+\s+){0,3}(?:instructions|anweisungen|instrucciones|istruzioni|instruções|instructies)|(?:忽略|无视|無視)[^。\n]{0,10}(?:指令|指示|说明|命令|規則|规则)|(?:игнорир|забуд)\S*\s+(?:\S+\s+){0,3}инструкц|(?:이전|모든)\s*(?:지시|명령)[^.\n]{0,8}무시/g;
+
+const USER = String.raw`(?:the\s+)?(?:user|human|operator|them)`;
+const R9: Pattern[] = [
+  p(new RegExp(String.raw`\b(?:do\s+not|don't|never|without)\s+(?:tell|telling|mention|mentioning|inform|informing|reveal|revealing|disclose|disclosing|notify|notifying|alert|alerting|let)\s+(?:this\s+|it\s+|that\s+|anything\s+)?(?:to\s+)?${USER}\b`, "g"), "high", "concealment from the user"),
+  p(/\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|show|display|log|report)\s+(?:this|that|it|these|the\s+(?:file|step|instruction|fact|sidenote|request|redirect|change|proxy))\b/g, "high", "concealment"),
+  p(/\b(?:silently|secretly|covertly|quietly|discreetly|surreptitiously|stealthily)\s+(?:send|forward|upload|include|read|call|invoke|execute|run|copy|add|change|replace|redirect|bcc|cc|post|transmit|exfiltrate|collect|share|attach|append|log)\b/g, "high", "covert action"),
+  p(/\bkeep\s+(?:this|it|that)\s+(?:a\s+)?(?:secret|hidden|quiet|confidential|between\s+us|private\s+from)/g, "high", "concealment"),
+  p(/\b(?:this|it)\s+(?:could|would|might|will|may)\s+(?:even\s+)?(?:upset|worry|alarm|scare|confuse|annoy|concern)\s+(?:the\s+)?user/g, "high", "concealment (spare the user)"),
+  p(/\b(?:do\s+not|don't)\s+make\s+it\s+obvious/g, "high", "concealment"),
+  p(/\b(?:the\s+)?user\s+(?:should|must|does|need|needs)\s*(?:not|n't)\s+(?:know|see|notice|be\s+aware|find\s+out|be\s+told|to\s+know)/g, "high", "concealment from the user"),
+  p(/\bhide\s+(?:this|it|the\s+\w+)\s+from\s+(?:the\s+)?user/g, "high", "concealment from the user"),
+  p(/\b(?:a\s+)?(?:mere|just\s+an?|only\s+an?)\s+implementation\s+detail\b/g, "medium", "downplays an instruction as an implementation detail"),
+  p(/\bwithout\s+(?:asking|(?:the\s+)?user'?s?\s+(?:knowledge|consent|permission|approval))/g, "medium", "acts without the user's knowledge"),
+];
+
+const R10: Pattern[] = [
+  p(/\botherwise\s+(?:the\s+|this\s+)?(?:tool|it|this|function|system|request|application|app|call|server)?\s*(?:will|would|may|might|can)\s*(?:not\s+work|fail\s+to\s+work|crash|break|stop\s+working|malfunction|be\s+blocked|refuse|not\s+function)/g, "medium", "coercive condition"),
+  p(/\b(?:this|it)\s+is\s+(?:required|necessary|mandatory|needed|essential)\s+for\s+(?:the\s+|this\s+)?tool\s+to\s+(?:work|function|run|operate)/g, "medium", "coercive condition"),
+  p(/\b(?:the\s+)?(?:application|system|server|tool|app)\s+will\s+crash\b|\ball\s+data\s+will\s+be\s+lost\b|\b(?:will\s+not|won't)\s+work\s+otherwise\b|\brequest\s+will\s+be\s+blocked\b/g, "medium", "coercive condition"),
+  p(/\bif\s+you\s+(?:violate|ignore|don't|do\s+not|fail\s+to)\b[^.\n]{0,60}\b(?:crash|crashes|fail|fails|not\s+work|blocked|lost)\b/g, "medium", "coercive condition"),
+];
+
+const EMPHASIS = /\b(important|crucial|critical|vital|urgent|ignore|disregard|override|bypass)\b/g;
+
+function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: AuditRuleId, patterns: Pattern[]): void {
+  for (const { re, severity, message } of patterns) {
+    for (const m of matches(view, re)) sink.phrase(view, scope, ruleId, severity, m.index, m.index + m[0].length, message);
+  }
+}
+
+const isCaps = (s: string) => /[A-Z]/.test(s) && !/[a-z]/.test(s);
+
+/** R6–R11 over one string (not identifiers: names are judged as identifiers elsewhere). */
+export function scanInstructions(view: TextView, scope: Scope, sink: FindingSink): void {
+  const t = view.text;
+  if (t.length < 6) return;
+  run(view, scope, sink, "R6", R6);
+  for (const re of [BOLD_TAG, LABEL]) {
+    for (const m of matches(view, re)) {
+      const ev = view.evidence(m.index, m.index + m[0].length);
+      const raw = view.raw.slice(ev.start, ev.end);
+      const strong = re === LABEL || /system|instruction|secret|hidden/.test(m[0]) || m[0].replace(/\*/g, "").trim().split(/\s+/).length >= 2;
+      if (isCaps(raw) && strong) sink.phrase(view, scope, "R6", "high", m.index, m.index + m[0].length, "fake authority tag");
+    }
+  }
+  run(view, scope, sink, "R7", R7);
+  run(view, scope, sink, "R8", R8);
+  scanForeignOverride(view, scope, sink);
+  run(view, scope, sink, "R9", R9);
+  run(view, scope, sink, "R10", R10);
+
+  const words = new Map<string, number>();
+  for (const m of matches(view, EMPHASIS)) if (!words.has(m[1]!)) words.set(m[1]!, m.index);
+  const very = /\b(very|really|extremely)(\s+\1){2,}\b/.exec(t);
+  if (words.size >= 3 || (very && words.size >= 1)) {
+    const at = Math.min(...words.values(), very?.index ?? Infinity);
+    const list = [...words.keys()].join(", ");
+    sink.phrase(view, scope, "R11", words.size >= 5 ? "medium" : "low", at, at + 40, `emphasis words aimed at the model: ${list}${very ? `, "${very[0]}"` : ""}`, { noDiscount: true });
+  }
+}
+
+function scanForeignOverride(view: TextView, scope: Scope, sink: FindingSink): void {
+  const lower = view.raw.toLowerCase();
+  if (lower.length !== view.raw.length) return;
+  R8_INTL.lastIndex = 0;
+  const m = R8_INTL.exec(lower);
+  if (m) sink.add(scope, "R8", "high", view.rawEvidence(m.index, m.index + m[0].length), "instruction override in another language");
+}
+
+const PROBES = [...R6, ...R8, ...R9.slice(0, 8), ...R7.filter((x) => x.severity === "high")].map((x) => new RegExp(x.re.source));
+
+/** Whether lower-case text (e.g. a decoded payload) reads as instructions to the agent. */
+export function instructionProbe(lower: string): boolean {
+  return PROBES.some((re) => re.test(lower));
+}

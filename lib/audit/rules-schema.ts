@@ -1,0 +1,107 @@
+// Family E — schema-level poisoning (CyberArk "Full-Schema Poisoning"; detection-rules R22–R25).
+// R22 is how A–D findings inside schema fields are reported as schema poisoning; R23–R25 look at
+// the schema itself: identifiers that are sentences, defaults that are commands, open sinks, and
+// prose that contradicts the schema or the annotations.
+import { isObject } from "../diff/json";
+import { inputProperties } from "./extract";
+import { expandIdentifier, normalizeText } from "./normalize";
+import { PATH_TARGETS } from "./rules-data";
+import type { FindingSink } from "./sink";
+import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type Severity, type StringField, type ToolLike } from "./types";
+
+const SCHEMA_FIELDS = new Set<StringField>(["schema-description", "schema-title", "enum", "default", "examples", "const", "schema-keyword", "required"]);
+const POISON_RULES = new Set(["R6", "R7", "R8", "R9", "R10", "R13", "R14", "R17", "R4"]);
+
+/** R22 — instruction or exfiltration findings that sit inside schema fields. */
+export function schemaPoisoning(findings: readonly AuditFinding[], sink: FindingSink): void {
+  const byPointer = new Map<string, AuditFinding>();
+  for (const f of findings) {
+    if (!f.field || !SCHEMA_FIELDS.has(f.field) || f.discounted || !POISON_RULES.has(f.ruleId) || SEVERITY_RANK[f.severity] < SEVERITY_RANK.medium) continue;
+    const prev = byPointer.get(f.pointer);
+    if (!prev || SEVERITY_RANK[f.severity] > SEVERITY_RANK[prev.severity]) byPointer.set(f.pointer, f);
+  }
+  for (const f of byPointer.values()) {
+    const severity: Severity = SEVERITY_RANK[f.severity] >= SEVERITY_RANK.high || f.field !== "schema-description" ? "high" : "medium";
+    sink.add({ toolName: f.toolName, pointer: f.pointer, field: f.field }, "R22", severity, f.evidence, `${f.ruleId} content inside a schema ${f.field} (full-schema poisoning)`);
+  }
+}
+
+const EXFIL_NAME = /\b(?:content|contents|data|value|result|output|read|reading|fetch|get|dump|steal|exfil|extract|copy|upload|send|from)\b.{0,40}\b(?:ssh.{0,5}(?:id.rsa|key)|id.rsa|private.key|api.key|secret.key|credentials?|passwd|env.(?:secret|key|file|var)|aws.secret|access.token|auth.token|mcp.json|cursor.mcp)\b/;
+const DIRECTIVE_NAME = /\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:\w+\s+){0,2}\b(?:previous|prior|all|above|earlier|preceding|former|initial|original)\b\s+(?:\w+\s+){0,2}\b(?:instructions?|rules?|directives?|prompts?|constraints?|guidelines?|guardrails?|restrictions?|commands?)\b/;
+const SENTENCE_NAME = /\b(?:read|send|include|ignore|always|must|before|call|pass|upload|never|secretly)\b/;
+const COMMAND = /\$\(|`[^`]{3,}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
+const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
+const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder/i;
+const PATH_RE = new RegExp(PATH_TARGETS);
+
+const propertyOf = (pointer: string) => {
+  const m = /\/properties\/([^/]+)(?:\/(?:default|examples|const|example)(?:\/.*)?)?$/.exec(pointer);
+  return m ? m[1]!.replace(/~1/g, "/").replace(/~0/g, "~") : "";
+};
+
+/** R23 — identifiers that are instructions, and defaults/examples holding commands, URLs or secrets' paths. */
+export function scanSchemaStrings(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
+  const descriptions = new Map(strings.filter((s) => s.field === "schema-description").map((s) => [s.pointer.replace(/\/description$/, ""), s.text]));
+  for (const s of strings) {
+    const scope = { toolName, pointer: s.pointer, field: s.field };
+    const ev = { text: s.text.length > 160 ? `${s.text.slice(0, 159)}…` : s.text, start: 0, end: s.text.length };
+    if (s.field === "property-name" || s.field === "required" || s.field === "name") {
+      const words = normalizeText(expandIdentifier(s.text)).text;
+      if (EXFIL_NAME.test(words)) sink.add(scope, "R23", "critical", ev, `the identifier "${words}" tells the agent to fetch a secret`);
+      else if (DIRECTIVE_NAME.test(words)) sink.add(scope, "R23", "critical", ev, `the identifier "${words}" is an instruction override`);
+      else if (words.split(" ").length >= 6 && SENTENCE_NAME.test(words)) sink.add(scope, "R23", "high", ev, `the identifier "${words}" reads as an instruction`);
+      continue;
+    }
+    if (s.field !== "default" && s.field !== "examples" && s.field !== "const") continue;
+    const text = s.text.toLowerCase();
+    const prop = propertyOf(s.pointer);
+    const propDescription = descriptions.get(s.pointer.replace(/\/(?:default|examples|example|const)(?:\/.*)?$/, "")) ?? "";
+    if (COMMAND.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value is a shell command`);
+    else if (PATH_RE.test(text)) sink.add(scope, "R23", PATHISH_NAME.test(prop) ? "low" : "high", ev, `${s.field} value points at a sensitive file`);
+    else if (/\bhttps?:\/\//.test(text) && !URLISH_NAME.test(prop) && !/\b(?:url|uri|link|address)\b/i.test(propDescription)) sink.add(scope, "R23", "medium", ev, `${s.field} value is a URL on a property that is not a URL`);
+  }
+}
+
+/** R24 — additionalProperties: true (or {}) with no declared properties. */
+export function scanOpenSink(tool: ToolLike, sink: FindingSink): void {
+  const schema = tool.inputSchema;
+  if (!isObject(schema)) return;
+  const open = schema.additionalProperties === true || (isObject(schema.additionalProperties) && Object.keys(schema.additionalProperties).length === 0);
+  const props = isObject(schema.properties) ? Object.keys(schema.properties).length : 0;
+  if (open && props === 0) {
+    const scope = { toolName: String(tool.name), pointer: "/inputSchema/additionalProperties" };
+    sink.add(scope, "R24", "medium", { text: "additionalProperties: true", start: 0, end: 0 }, "accepts any arguments and declares none: an open sink for whatever the agent is told to send");
+  }
+}
+
+/** Present-tense and imperative forms: "deletes files" is what the tool does, "who deleted a record" is data. */
+const DESTRUCTIVE_TEXT = /\b(?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b/;
+const DESTRUCTIVE_PARAM = /(?:^|_)(?:write|delete|remove|drop|overwrite|exec|execute|command|cmd|truncate|destroy|kill|purge|wipe|write_?mode)(?:$|_)/i;
+const CLAIMS_READ_ONLY = /\bread[- ]?only\b|\bdoes\s+not\s+(?:modify|change|write|delete)\b|\bnever\s+(?:modif|writ|delet)\w*|\bnon[- ]destructive\b|\bno\s+side[- ]effects\b/;
+const SOFTENED = /\bread[- ]?only\b|\b(?:not|never|no|without|cannot|can't|won't|doesn't|n't)\b/;
+
+/** R25 — "read-only" in prose or in readOnlyHint, while the schema or the text says otherwise. */
+export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
+  const name = String(tool.name);
+  const text = typeof tool.description === "string" ? normalizeText(tool.description).text : "";
+  const readOnlyHint = isObject(tool.annotations) && tool.annotations.readOnlyHint === true;
+  const claims = readOnlyHint || CLAIMS_READ_ONLY.test(text);
+  if (!claims) return;
+  const claim = readOnlyHint ? "readOnlyHint: true" : "the description claims read-only";
+  for (const [prop, schema] of inputProperties(tool)) {
+    const writeDefault = /write|mode/i.test(prop) && (schema.default === true || (typeof schema.default === "string" && /write|delete|overwrite/i.test(schema.default)));
+    if (DESTRUCTIVE_PARAM.test(prop) || writeDefault) {
+      const scope = { toolName: name, pointer: `/inputSchema/properties/${prop.replace(/~/g, "~0").replace(/\//g, "~1")}`, field: "property-name" as const };
+      sink.add(scope, "R25", "high", { text: prop, start: 0, end: prop.length }, `${claim}, but it takes a "${prop}" parameter`);
+      return;
+    }
+  }
+  if (!readOnlyHint || !text) return;
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n/)) {
+    const m = DESTRUCTIVE_TEXT.exec(sentence);
+    if (m && !SOFTENED.test(sentence)) {
+      sink.add({ toolName: name, pointer: "/annotations/readOnlyHint" }, "R25", "high", { text: sentence.slice(0, 160), start: 0, end: 0 }, `readOnlyHint: true, but the description says "${m[0]}"`);
+      return;
+    }
+  }
+}

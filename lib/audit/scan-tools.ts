@@ -1,0 +1,103 @@
+// scanTools: families A–E over one tools/list result (and, for D, the team's other servers).
+// Pure and offline: no I/O, inputs untouched, linear in the size of the list (plus one regex
+// alternation over the other servers' distinctive tool names).
+import { expandIdentifier, normalizeText } from "./normalize";
+import { crossIndex, scanCollisions, scanReferences, type CrossIndex } from "./rules-cross";
+import { scanCredentials } from "./rules-credentials";
+import { isPureTool, scanData, scanParameters } from "./rules-data";
+import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } from "./rules-hidden";
+import { scanInstructions } from "./rules-instructions";
+import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
+import { FindingSink, type Scope, type ToolContext } from "./sink";
+import { extractToolStrings } from "./extract";
+import { TextView } from "./text-view";
+import type { AuditFinding, ExtractedString, ScanOptions, ToolLike } from "./types";
+
+const IDENTIFIERS = new Set(["name", "property-name", "required"]);
+const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*)\b/;
+const ATTACK_WORDS = /\b(?:injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*)\b/;
+
+export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolContext {
+  const name = String(tool.name);
+  const nameWords = expandIdentifier(name).toLowerCase();
+  const title = typeof tool.title === "string" ? tool.title.toLowerCase() : "";
+  const summary = typeof tool.description === "string" ? firstSentence(tool.description) : "";
+  const purpose = normalizeText(`${nameWords} ${title} ${summary}`).text;
+  return { name, title, purpose, ownNames: own, describesAttacks: GUARD_PURPOSE.test(purpose) && ATTACK_WORDS.test(purpose), pure: isPureTool(nameWords, purpose) };
+}
+
+/** The summary line of a description: up to the first sentence end or line break (at most 300 characters). */
+function firstSentence(text: string): string {
+  const t = text.trim().slice(0, 300);
+  const end = t.search(/[.!?](?:\s|$)|\n/);
+  return end >= 0 ? t.slice(0, end + 1) : t;
+}
+
+function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: CrossIndex): void {
+  const view = new TextView(s.text);
+  scanInvisible(view, scope, sink);
+  scanEscapes(view, scope, sink);
+  if (IDENTIFIERS.has(s.field)) {
+    scanScripts(view, scope, sink);
+    return;
+  }
+  scanPadding(view, scope, sink);
+  scanEncoded(view, scope, sink);
+  scanScripts(view, scope, sink);
+  scanInstructions(view, scope, sink);
+  scanData(view, scope, sink);
+  scanCredentials(view, scope, sink);
+  scanReferences(view, scope, sink, index);
+}
+
+/** Findings of one tool (families A–C, E, and D's references; collisions need the whole list). */
+export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
+  const name = String(tool.name);
+  const ctx = toolContext(tool, index.own);
+  const sink = new FindingSink();
+  const strings = extractToolStrings(tool);
+  for (const s of strings) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
+  scanParameters(tool, ctx, sink);
+  scanSchemaStrings(name, strings, sink);
+  scanOpenSink(tool, sink);
+  scanContradiction(tool, sink);
+  schemaPoisoning(sink.list, sink);
+  return sink.list;
+}
+
+/**
+ * Families A–E over a tool list. `otherServers` (the team's other servers) enables shadowing
+ * (R19) and cross-server collisions (R21); `instructions` are scanned like a description.
+ */
+export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {}): AuditFinding[] {
+  const others = options.otherServers ?? [];
+  const index = crossIndex(tools, others);
+  const findings: AuditFinding[] = [];
+  for (const tool of tools) findings.push(...scanOneTool(tool, index));
+
+  const sink = new FindingSink();
+  if (typeof options.instructions === "string" && options.instructions) {
+    const ctx: ToolContext = { name: null, title: "", purpose: "", ownNames: index.own, describesAttacks: false, pure: false };
+    scanString({ pointer: "/instructions", field: "instructions", text: options.instructions }, { tool: ctx, toolName: null, pointer: "/instructions", field: "instructions" }, sink, index);
+  }
+  lengthOutliers(tools, sink);
+  scanCollisions(tools, others, sink);
+  return [...findings, ...sink.list];
+}
+
+/** R3 (second half) — a description far longer than the server's others hides a payload below the fold. */
+function lengthOutliers(tools: readonly ToolLike[], sink: FindingSink): void {
+  const lengths = tools.map((t) => (typeof t.description === "string" ? t.description.length : 0));
+  const present = lengths.filter((n) => n > 0);
+  if (present.length < 8) return;
+  const mean = present.reduce((a, b) => a + b, 0) / present.length;
+  const sd = Math.sqrt(present.reduce((a, b) => a + (b - mean) ** 2, 0) / present.length);
+  if (sd === 0) return;
+  tools.forEach((t, i) => {
+    const n = lengths[i]!;
+    const z = (n - mean) / sd;
+    if (z > 3.5 && n > 1500) {
+      sink.add({ toolName: String(t.name), pointer: "/description", field: "description" }, "R3", "low", { text: `${n} characters`, start: 0, end: 0 }, `description is ${Math.round(n / mean)}× the server's average length (z ${z.toFixed(1)}): text below the fold goes unread by people`);
+    }
+  });
+}
