@@ -6,7 +6,7 @@ import { matches, type TextView } from "./text-view";
 import type { Severity, ToolLike } from "./types";
 import { inputProperties } from "./extract";
 
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|[\w*-]+\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|\b(?:token|credentials|secrets?|service[_-]?account)\.json\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|[\w*-]+\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|[\w.-]*(?:token|credentials?|secrets?|service[_-]?account)[\w.-]*\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
 const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars)\b`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
@@ -61,6 +61,7 @@ const R14: DataPattern[] = [
   { re: new RegExp(String.raw`\b(?:send|forward|route|redirect|copy|mirror|cc|bcc)\s+(?:all\s+|every\s+|each\s+|any\s+|a\s+copy\s+of\s+)?(?:the\s+)?(?:emails?|messages?|replies|data|files|requests?|results?|copies|outputs?|responses?)\s+(?:\w+\s+){0,3}?to\s+${DEST}`, "g"), severity: "high", message: "redirects data to a fixed destination" },
   { re: /\b(?:change|set|replace|update|switch|override)\s+(?:the\s+)?(?:recipients?|destination|target|to[- ]address|phone\s+number|email\s+address|webhook(?:\s+url)?|endpoint|channel|receiver)\s+(?:\w+\s+){0,2}?to\s+\S/g, severity: "high", message: "rewrites the recipient or destination" },
   { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]+@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
+  { re: /!\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s]*[?&#][^)\s]*(?:\{|<|\$|%7b)/g, severity: "high", message: "markdown image whose URL carries data: rendering it sends the data out" },
 ];
 
 const R17: DataPattern[] = [
