@@ -35,7 +35,11 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
       void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
       if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {
         void queryClient.invalidateQueries({ queryKey: queryKeys.snapshots(event.serverId) });
+        // Tool pages show last-seen times and counts, which a confirmation also moves.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.toolHistories(event.serverId) });
       }
+      // Only diffs that follow the latest snapshot move; a diff between two fixed snapshots never does.
+      if (event.type === "snapshot:recorded") void queryClient.invalidateQueries({ queryKey: queryKeys.latestDiffs(event.serverId) });
     },
     // Signed out elsewhere or the session expired: /api/v1/me now answers 401 and the shell sends us to /login.
     onRefused: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me() }),

@@ -1,9 +1,11 @@
+import Link from "next/link";
 import type { ToolDto } from "../../lib/servers/server-dto";
 import { VisibleText } from "./VisibleText";
 
 type Annotations = Record<string, unknown>;
 
-export function ToolCard({ tool }: { tool: ToolDto }) {
+/** One tool of a listing; with `href` its name links to the tool's history. */
+export function ToolCard({ tool, href }: { tool: ToolDto; href?: string }) {
   const def = tool.definition;
   const title = typeof def.title === "string" ? def.title : undefined;
   const description = typeof def.description === "string" ? def.description : undefined;
@@ -16,9 +18,17 @@ export function ToolCard({ tool }: { tool: ToolDto }) {
     <article className="tool" aria-labelledby={`tool-${tool.position}`}>
       <header>
         <h3 id={`tool-${tool.position}`}>
-          <code>
-            <VisibleText text={tool.name} />
-          </code>
+          {href ? (
+            <Link href={href} title="Every version of this tool">
+              <code>
+                <VisibleText text={tool.name} />
+              </code>
+            </Link>
+          ) : (
+            <code>
+              <VisibleText text={tool.name} />
+            </code>
+          )}
           {title ? (
             <span className="tool-title">
               {" "}

@@ -12,6 +12,11 @@ export const queryKeys = {
   servers: () => ["servers"] as const,
   server: (id: string) => ["server", id] as const,
   snapshots: (id: string) => ["snapshots", id] as const,
+  /** A diff whose `to` is "latest" moves with every new snapshot; one with an explicit `to` never changes. */
+  diff: (id: string, from: string | null, to: string | null) => ["diff", id, to ?? "latest", from ?? "previous"] as const,
+  latestDiffs: (id: string) => ["diff", id, "latest"] as const,
+  toolHistory: (id: string, name: string) => ["tool-history", id, name] as const,
+  toolHistories: (id: string) => ["tool-history", id] as const,
   members: () => ["members"] as const,
   invitations: () => ["invitations"] as const,
   invitation: (id: string) => ["invitation", id] as const,
@@ -49,10 +54,14 @@ export const useServerQuery = (id: string) =>
     retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 1,
   });
 
+/** The timeline, newest first, 50 snapshots a page ("Load older" fetches the next). */
 export const useSnapshotsQuery = (id: string) =>
-  useQuery({
+  useInfiniteQuery({
     queryKey: queryKeys.snapshots(id),
-    queryFn: () => api<Page<SnapshotDto>>(`/api/v1/servers/${encodeURIComponent(id)}/snapshots?limit=50`),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) =>
+      api<Page<SnapshotDto>>(`/api/v1/servers/${encodeURIComponent(id)}/snapshots?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
+    getNextPageParam: (last) => last.nextCursor,
   });
 
 export const useMembersQuery = () => useQuery({ queryKey: queryKeys.members(), queryFn: () => api<{ items: Member[] }>("/api/v1/members") });

@@ -6,6 +6,7 @@ import { StatusBadge } from "../../_components/StatusBadge";
 import { ToolCard } from "../../_components/ToolCard";
 import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
+import { diffHref, toolHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { Timeline } from "./Timeline";
 
@@ -53,6 +54,12 @@ export function ServerPage({ id }: { id: string }) {
         <dt>Last change</dt>
         <dd>
           <RelativeTime iso={server.lastChangeAt} />
+          {server.latestSnapshotId ? (
+            <>
+              {" · "}
+              <Link href={diffHref(server.id)}>what changed</Link>
+            </>
+          ) : null}
         </dd>
         {server.envKeys.length ? (
           <>
@@ -96,7 +103,7 @@ export function ServerPage({ id }: { id: string }) {
       <div className="columns">
         <section aria-labelledby="tools-heading" className="tools">
           <h2 id="tools-heading">Current tools ({tools.length})</h2>
-          {tools.length === 0 ? <p className="muted">No snapshot yet.</p> : tools.map((t) => <ToolCard key={`${t.position}-${t.hash}`} tool={t} />)}
+          {tools.length === 0 ? <p className="muted">No snapshot yet.</p> : tools.map((t) => <ToolCard key={`${t.position}-${t.hash}`} tool={t} href={toolHref(server.id, t.name)} />)}
         </section>
         <aside className="side">
           <Timeline serverId={server.id} />

@@ -1,0 +1,14 @@
+// Paths of the history pages, built in one place so every link encodes ids and tool names alike.
+
+export const serverHref = (serverId: string) => `/servers/${encodeURIComponent(serverId)}`;
+
+export const toolHref = (serverId: string, name: string) => `${serverHref(serverId)}/tools/${encodeURIComponent(name)}`;
+
+/** Omitted sides take the API's defaults: `to` = latest, `from` = the snapshot before `to`. */
+export function diffHref(serverId: string, range: { from?: string | null; to?: string | null } = {}): string {
+  const qs = new URLSearchParams();
+  if (range.from) qs.set("from", range.from);
+  if (range.to) qs.set("to", range.to);
+  const query = qs.toString();
+  return `${serverHref(serverId)}/diff${query ? `?${query}` : ""}`;
+}
