@@ -113,7 +113,7 @@ describe("sign-up, sign-in and teams in Chromium", () => {
   it("changes the password on the account page; the old one stops working", async () => {
     await page.getByTestId("user-email").click();
     await page.getByRole("heading", { name: "Your account" }).waitFor();
-    await page.getByText("Founders Inc").waitFor();
+    await page.getByRole("listitem").filter({ hasText: "Founders Inc" }).waitFor();
     await page.getByLabel("Current password").fill("wrong current");
     await page.getByLabel("New password").fill("a brand new secret");
     await page.getByRole("button", { name: "Change password" }).click();
