@@ -10,6 +10,7 @@ import { pruneHistory } from "../lib/snapshots/prune-history";
 import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
 import { Scheduler } from "./scheduler";
+import { startWebhookDispatcher } from "./webhook-dispatcher";
 
 // The worker process: owns every discovery session, never serves HTTP.
 const env = loadEnv();
@@ -98,6 +99,11 @@ await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_00
 await scheduler.start();
 log(`worker ${workerId} watching ${scheduler.size} server(s)`);
 
+// Alert notifications (pg-boss queue in the same database). Receivers are tenant-supplied URLs:
+// the same SSRF guard as MCP servers, and a small cap on what a receiver may answer.
+const webhookFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS, maxResponseBytes: 64 * 1024, isStreaming: () => false });
+const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, fetch: webhookFetch, log });
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -111,6 +117,8 @@ async function shutdown(signal: string): Promise<void> {
   }, 10_000);
   force.unref();
   await scheduler.stopAll();
+  await webhooks.stop();
+  await webhookFetch.close();
   await listener.close();
   await guardedFetch.close();
   await fleet?.stop();

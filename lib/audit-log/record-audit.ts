@@ -18,7 +18,11 @@ export type AuditAction =
   | "key.revoked"
   | "alert.acknowledged"
   | "alert.approved"
-  | "alert.rejected";
+  | "alert.rejected"
+  | "webhook.created"
+  | "webhook.updated"
+  | "webhook.deleted"
+  | "webhook.tested";
 
 export function actorLabel(actor: Actor): string {
   return actor.kind === "system" ? `system (${actor.id})` : actor.label;

@@ -19,6 +19,10 @@ import * as serversRoute from "../../app/api/v1/servers/route";
 import * as snapshotRoute from "../../app/api/v1/snapshots/[id]/route";
 import * as activeTeamRoute from "../../app/api/v1/teams/active/route";
 import * as teamsRoute from "../../app/api/v1/teams/route";
+import * as webhookDeliveriesRoute from "../../app/api/v1/webhooks/[id]/deliveries/route";
+import * as webhookRoute from "../../app/api/v1/webhooks/[id]/route";
+import * as webhookTestRoute from "../../app/api/v1/webhooks/[id]/test/route";
+import * as webhooksRoute from "../../app/api/v1/webhooks/route";
 import { getAuth } from "../../lib/auth/auth";
 import type { Role, ServiceContext } from "../../lib/context";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
@@ -51,6 +55,10 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/servers/:id", serverRoute],
   ["/api/v1/servers", serversRoute],
   ["/api/v1/snapshots/:id", snapshotRoute],
+  ["/api/v1/webhooks/:id/deliveries", webhookDeliveriesRoute],
+  ["/api/v1/webhooks/:id/test", webhookTestRoute],
+  ["/api/v1/webhooks/:id", webhookRoute],
+  ["/api/v1/webhooks", webhooksRoute],
 ];
 const COMPILED = ROUTES.map(([pattern, module]) => ({
   pattern,

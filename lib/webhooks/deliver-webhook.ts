@@ -1,0 +1,127 @@
+import type { Db } from "../db";
+import { decryptJson } from "../secrets";
+import { renderWebhookBody } from "./payload";
+import { SIGNATURE_HEADER, signWebhookBody, TIMESTAMP_HEADER } from "./sign";
+import type { WebhookFormat, WebhookPayload } from "./types";
+
+// One HTTP attempt of one delivery, and its record on the delivery row. Retry timing belongs to
+// the queue (worker/webhook-dispatcher.ts); this only says whether another attempt makes sense.
+
+export const USER_AGENT = "Toolwatch-Webhook/1";
+const ERROR_BODY_CHARS = 300;
+
+export type DeliveryDeps = {
+  db: Db;
+  key: Buffer;
+  /** The SSRF-guarded fetch (lib/discovery/node/guarded-fetch.ts) in production. */
+  fetch: typeof fetch;
+  timeoutMs: number;
+  /** Aborts an attempt in flight (worker shutdown); the attempt then counts as failed and is retried. */
+  signal?: AbortSignal;
+};
+
+export type AttemptOutcome =
+  /** 2xx */
+  | { outcome: "delivered"; statusCode: number }
+  /** failed; another attempt is worthwhile */
+  | { outcome: "retry"; statusCode: number | null; error: string }
+  /** gave up: last attempt, a refused destination, or a disabled webhook */
+  | { outcome: "dead"; statusCode: number | null; error: string }
+  /** nothing to do: already delivered or dead, or the webhook was deleted */
+  | { outcome: "skipped"; reason: string };
+
+/** The headers of an attempt; the timestamp is signed, so each attempt is signed afresh. */
+export function webhookHeaders(input: { deliveryId: string; event: string; body: string; secret: string; timestamp: number }): Record<string, string> {
+  return {
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
+    "X-Toolwatch-Event": input.event,
+    "X-Toolwatch-Delivery": input.deliveryId,
+    [TIMESTAMP_HEADER]: String(input.timestamp),
+    [SIGNATURE_HEADER]: signWebhookBody(input.secret, input.timestamp, input.body),
+  };
+}
+
+function describeError(error: unknown, timeoutMs: number): { message: string; permanent: boolean } {
+  if (!(error instanceof Error)) return { message: String(error), permanent: false };
+  if (error.name === "TimeoutError") return { message: `No response within ${timeoutMs / 1000} s`, permanent: false };
+  if (error.name === "AbortError") return { message: "Attempt interrupted (worker stopping)", permanent: false };
+  // The network guard refused the destination (metadata, link-local, or private when blocked):
+  // retrying cannot help, and the reason is the useful message.
+  if (error.name === "NetworkGuardError") {
+    // The guard's first sentence says what the address is; its advice is worded for MCP servers.
+    const what = error.message.split(/(?<=\.) /)[0] ?? error.message;
+    return { message: `${what} (${(error as Error & { code?: string }).code ?? "REFUSED"})`, permanent: true };
+  }
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const detail = cause?.code ?? cause?.message;
+  return { message: detail ? `${error.message} (${detail})` : error.message, permanent: false };
+}
+
+async function errorBodyExcerpt(res: Response): Promise<string> {
+  try {
+    const text = (await res.text()).replace(/\s+/g, " ").trim();
+    return text.length > ERROR_BODY_CHARS ? `${text.slice(0, ERROR_BODY_CHARS)}…` : text;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Sends a delivery once and records the attempt (attempts +1, status code, last error, status).
+ * `finalAttempt`: a failure marks it dead instead of failed.
+ */
+export async function attemptWebhookDelivery(deps: DeliveryDeps, deliveryId: string, opts: { finalAttempt: boolean }): Promise<AttemptOutcome> {
+  const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: true } });
+  if (!delivery) return { outcome: "skipped", reason: "delivery no longer exists (webhook deleted)" };
+  if (delivery.status === "delivered" || delivery.status === "dead") return { outcome: "skipped", reason: `already ${delivery.status}` };
+  const { webhook } = delivery;
+
+  const record = async (result: Exclude<AttemptOutcome, { outcome: "skipped" }>, sent = true) => {
+    const ok = result.outcome === "delivered";
+    await deps.db.webhookDelivery.updateMany({
+      where: { id: deliveryId, status: { in: ["pending", "failed"] } },
+      data: {
+        ...(sent ? { attempts: { increment: 1 } } : {}),
+        status: ok ? "delivered" : result.outcome === "dead" ? "dead" : "failed",
+        statusCode: result.statusCode,
+        lastError: ok ? null : result.error,
+        ...(ok ? { deliveredAt: new Date() } : {}),
+      },
+    });
+    return result;
+  };
+
+  if (!webhook.enabled && delivery.event !== "test") {
+    return record({ outcome: "dead", statusCode: null, error: "The webhook is disabled; this delivery was not sent" }, false);
+  }
+
+  let secret: string;
+  try {
+    secret = decryptJson<string>(deps.key, webhook.secretEncrypted);
+  } catch {
+    return record({ outcome: "dead", statusCode: null, error: "The signing secret cannot be decrypted with this instance's TOOLWATCH_SECRET_KEY; rotate the secret" }, false);
+  }
+
+  const { body } = renderWebhookBody(webhook.format as WebhookFormat, delivery.payload as unknown as WebhookPayload);
+  const headers = webhookHeaders({ deliveryId, event: delivery.event, body, secret, timestamp: Math.floor(Date.now() / 1000) });
+  const signals = [AbortSignal.timeout(deps.timeoutMs), ...(deps.signal ? [deps.signal] : [])];
+  const failed = (statusCode: number | null, error: string, permanent = false) =>
+    record({ outcome: permanent || opts.finalAttempt ? "dead" : "retry", statusCode, error });
+
+  let res: Response;
+  try {
+    // Redirects are not followed: a receiver that moved must be edited, not chased.
+    res = await deps.fetch(webhook.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.any(signals) });
+  } catch (error) {
+    const { message, permanent } = describeError(error, deps.timeoutMs);
+    return failed(null, message, permanent);
+  }
+  if (res.status >= 200 && res.status < 300) {
+    void res.body?.cancel().catch(() => undefined);
+    return record({ outcome: "delivered", statusCode: res.status });
+  }
+  const excerpt = await errorBodyExcerpt(res);
+  const location = res.status >= 300 && res.status < 400 ? " (redirects are not followed; point the webhook at the final URL)" : "";
+  return failed(res.status, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${location}${excerpt ? `: ${excerpt}` : ""}`);
+}
