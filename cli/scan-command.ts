@@ -1,0 +1,122 @@
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { visibleText } from "../lib/diff";
+import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type Severity, type ToolLike } from "../lib/audit";
+import { extractToolList, type LoadedList } from "./diff-command";
+
+const HELP = `usage: toolwatch scan <file|-> [--json|--sarif] [--fail-on critical|high|medium|low]
+
+Scans a tool list offline for tool poisoning: hidden characters, instructions aimed at the agent,
+data exfiltration, shadowing of other tools and schema-level poisoning (rules R1–R25 of
+docs/detection-rules.md). The input is a JSON file ("-" reads standard input) holding a tools/list
+result ({"tools": [...]}), a JSON-RPC response wrapping one, a bare array of tools, or the output
+of "toolwatch snapshot --json" (whose server instructions are scanned too).
+
+  --json           print the report as JSON (stable shape, "version": 1)
+  --sarif          print SARIF 2.1.0, for code scanning in CI
+  --fail-on LEVEL  exit 1 if the report's severity is LEVEL or above; a tool's severity rises with
+                   the number of distinct rules that fire on it
+  --all            also list info findings (plain URLs) in the text output
+
+Exit 0 otherwise; 2 for bad usage or input that cannot be read as a tool list.`;
+
+export type ScanIo = { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream; stdin?: NodeJS.ReadableStream };
+
+const LEVELS = ["critical", "high", "medium", "low"] as const;
+
+export async function runScanCommand(argv: string[], io: ScanIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
+  const usage = (message: string) => (io.stderr.write(`toolwatch scan: ${message}\n\n${HELP}\n`), 2);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: "boolean", default: false },
+        sarif: { type: "boolean", default: false },
+        all: { type: "boolean", default: false },
+        "fail-on": { type: "string" },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    return usage((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return io.stdout.write(`${HELP}\n`), 0;
+  if (positionals.length !== 1) return usage(`expected one file (or - for standard input), got ${positionals.length}`);
+  if (values.json && values.sarif) return usage("--json and --sarif are exclusive");
+  const failOn = values["fail-on"]?.toLowerCase();
+  if (failOn !== undefined && !(LEVELS as readonly string[]).includes(failOn)) return usage("--fail-on takes critical, high, medium or low");
+
+  const source = positionals[0]!;
+  let text: string;
+  let list: LoadedList;
+  let instructions: string | null;
+  try {
+    text = source === "-" ? await readStream(io.stdin ?? process.stdin) : await readInput(source);
+    const json: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
+    list = extractToolList(json);
+    instructions = instructionsOf(json);
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : (error as Error).message;
+    io.stderr.write(`toolwatch scan: ${visibleText(source === "-" ? "standard input" : source)}: ${visibleText(reason)}\n`);
+    return 2;
+  }
+  for (const warning of list.warnings) io.stderr.write(`toolwatch scan: warning: ${visibleText(warning)}\n`);
+
+  const findings = scanTools(list.tools, { instructions });
+  const report = buildAuditReport(findings, { toolCount: list.tools.length });
+  const artifactUri = source === "-" ? "stdin" : source;
+  if (values.sarif) io.stdout.write(`${JSON.stringify(toSarif(report, { artifactUri, locate: locator(text, list.tools) }), null, 2)}\n`);
+  else if (values.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  else {
+    io.stdout.write(`${visibleText(artifactUri)} (${list.tools.length} tools, ${list.format})\n\n`);
+    io.stdout.write(`${renderAuditText(report, { minSeverity: values.all ? "info" : "low" })}\n`);
+  }
+  const severity = report.summary.severity;
+  if (failOn && severity && atLeast(severity, failOn as Severity)) {
+    if (!values.json && !values.sarif) io.stderr.write(`toolwatch scan: failing: severity ${severity} is at or above --fail-on ${failOn}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+async function readInput(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : `cannot be read (${code ?? (error as Error).message})`, { cause: error });
+  }
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Server instructions, when the file carries them (a snapshot's facts, or an {instructions, tools} object). */
+function instructionsOf(json: unknown): string | null {
+  if (!isObj(json)) return null;
+  if (isObj(json.facts) && typeof json.facts.instructions === "string") return json.facts.instructions;
+  if (typeof json.instructions === "string") return json.instructions;
+  if (isObj(json.result) && typeof json.result.instructions === "string") return json.result.instructions;
+  return null;
+}
+
+/** The line of the file where each tool's name is written, so SARIF results land on the tool. */
+function locator(text: string, tools: readonly ToolLike[]): (f: AuditFinding) => number | undefined {
+  const lines = new Map<string, number>();
+  for (const tool of tools) {
+    const name = String(tool.name);
+    if (lines.has(name)) continue;
+    const at = new RegExp(`"name"\\s*:\\s*${JSON.stringify(name).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).exec(text);
+    if (at) lines.set(name, text.slice(0, at.index).split("\n").length);
+  }
+  return (f) => (f.toolName === null ? undefined : lines.get(f.toolName));
+}
