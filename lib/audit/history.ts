@@ -3,7 +3,7 @@
 // (lib/diff) says what changed; these rules say what the change means for security.
 import { diffTool, diffToolLists, type Finding as DiffFinding } from "../diff";
 import { isObject } from "../diff/json";
-import { toolCues } from "./cues";
+import { toolCues, type CueHit } from "./cues";
 import { crossIndex, type CrossIndex } from "./rules-cross";
 import { FindingSink } from "./sink";
 import type { AuditFinding, ChangeClassification, ChangeInput, CueClass, Severity, ToolLike } from "./types";
@@ -86,9 +86,14 @@ export function scanChange(input: ChangeInput): AuditFinding[] {
 
   const judge = (b: ToolLike, a: ToolLike, findings: readonly DiffFinding[]) => {
     const toolName = String(a.name);
-    for (const [cue, hit] of introducedCues(b, a, bIndex, aIndex)) {
-      const severity: Severity = MEDIUM_CUES.has(cue) ? "medium" : "high";
-      sink.add({ toolName, pointer: hit.pointer, field: hit.field }, "R26", severity, hit.evidence, `the change introduced ${cue} (${hit.message})`);
+    // One finding per place: every cue class the change introduced there, the first as evidence.
+    const byPointer = new Map<string, Array<[CueClass, CueHit]>>();
+    for (const [cue, hit] of introducedCues(b, a, bIndex, aIndex)) byPointer.set(hit.pointer, [...(byPointer.get(hit.pointer) ?? []), [cue, hit]]);
+    for (const [pointer, hits] of byPointer) {
+      const severity: Severity = hits.every(([cue]) => MEDIUM_CUES.has(cue)) ? "medium" : "high";
+      const [, first] = hits[0]!;
+      const what = hits.map(([cue, hit]) => `${cue} (${hit.message})`).join("; ");
+      sink.add({ toolName, pointer, field: first.field }, "R26", severity, first.evidence, `the change introduced ${what}`);
     }
     for (const f of findings) {
       const at = { toolName, pointer: f.pointer };

@@ -229,7 +229,7 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
     }
     letters += n;
     const [script, k] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
-    const min = script === "Han" || script === "Hangul" ? 6 : 12;
+    const min = script === "Han" || script === "Hangul" ? 4 : 8;
     if (script && k >= min && k / n >= 0.8) passages.push({ start: seg[0], end: seg[1], script });
   }
   const first = passages[0]?.script;
