@@ -1,3 +1,4 @@
+import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
@@ -60,6 +61,17 @@ export function createSessionSink(
         leaseHolder: workerId,
       });
       if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s))`);
+      // Judged against the baselines right after it commits, fenced by the same lease. An unchanged
+      // re-list is a cheap catch-up: it judges only what no baseline or alert covers yet.
+      try {
+        const evaluation = await evaluateSnapshot(ctx, { serverId, trigger: result.kind, leaseHolder: workerId });
+        const { opened, updated, resolved, autoAccepted } = evaluation;
+        if (opened.length || updated.length || resolved.length || autoAccepted.length) {
+          log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
+        }
+      } catch (error) {
+        log(`could not evaluate alerts: ${(error as Error).message}`);
+      }
     },
   };
 }

@@ -19,6 +19,7 @@ export type AuditAction =
   | "alert.acknowledged"
   | "alert.approved"
   | "alert.rejected"
+  | "baseline.auto_accepted"
   | "webhook.created"
   | "webhook.updated"
   | "webhook.deleted"

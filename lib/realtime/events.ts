@@ -10,6 +10,8 @@ export type RealtimeEvent =
   | { type: "session:statusChanged"; tenantId: string; serverId: string; status: string }
   | { type: "server:changed"; tenantId: string; serverId: string }
   | { type: "server:refreshRequested"; tenantId: string; serverId: string }
+  // An alert was opened, updated (new candidate, severity), decided on or resolved.
+  | { type: "alert:changed"; tenantId: string; serverId: string; alertId: string }
   // A user left or was removed: their sockets are dropped and rejoin only their current teams.
   | { type: "membership:changed"; tenantId: string; userId: string };
 

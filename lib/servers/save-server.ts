@@ -43,11 +43,12 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
           tags: input.tags ?? [],
           enabled: input.enabled ?? true,
           pollIntervalSeconds: input.pollIntervalSeconds ?? 300,
+          ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
           ...connectionColumns(getSecretKey(), config),
         },
         select: { id: true },
       });
-      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...secretKeysSet(config) });
+      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) });
       await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
       return row;
     }),
@@ -98,6 +99,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
         ...(patch.tags ? { tags: patch.tags } : {}),
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
         ...(patch.pollIntervalSeconds ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
+        ...(patch.auditPolicy ? { auditPolicy: patch.auditPolicy } : {}),
         ...connectionColumns(key, config),
       },
     });

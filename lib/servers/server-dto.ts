@@ -12,6 +12,8 @@ export type ServerSummary = {
   envKeys: string[];
   headerKeys: string[];
   pollIntervalSeconds: number;
+  /** trust_first: each tool's first version is pinned as its baseline; strict: new tools need approval. */
+  auditPolicy: "trust_first" | "strict";
   status: string;
   statusReason: string | null;
   era: string | null;

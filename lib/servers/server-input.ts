@@ -4,6 +4,8 @@ import { checkUrl } from "../discovery/node/network-guard";
 // What a client may send to register or edit a server. Field names follow the REST API.
 const name = z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters");
 const stringMap = z.record(z.string().min(1).max(200), z.string().max(8_000));
+// trust_first: the first version of each tool is pinned; strict: new tools need approval too.
+const auditPolicy = z.enum(["trust_first", "strict"]);
 const tag = z.string().trim().min(1).max(60).regex(/^[\w.:/-]+$/, "tags use letters, digits and . _ : / -");
 
 export const ServerInput = z
@@ -20,6 +22,7 @@ export const ServerInput = z
     enabled: z.boolean().optional(),
     // The spec asks clients not to hammer servers: 10 s is the floor, default 5 min.
     pollIntervalSeconds: z.number().int().min(10, "pollIntervalSeconds is at least 10").max(86_400).optional(),
+    auditPolicy: auditPolicy.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.transport === "stdio") {
@@ -47,6 +50,7 @@ export const ServerPatch = z.object({
   tags: z.array(tag).max(30).optional(),
   enabled: z.boolean().optional(),
   pollIntervalSeconds: z.number().int().min(10).max(86_400).optional(),
+  auditPolicy: auditPolicy.optional(),
 });
 export type ServerPatch = z.infer<typeof ServerPatch>;
 

@@ -30,6 +30,7 @@ export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapsh
     envKeys: sealedKeys(key, row.envEncrypted),
     headerKeys: sealedKeys(key, row.headersEncrypted),
     pollIntervalSeconds: row.pollIntervalSeconds,
+    auditPolicy: row.auditPolicy,
     status: row.enabled ? (s?.status ?? "pending") : "stopped",
     statusReason: s?.statusReason ?? null,
     era: s?.era ?? null,

@@ -1,3 +1,4 @@
+import { alertOnStatusChange } from "../alerts/server-status-alerts";
 import type { ServiceContext } from "../context";
 import type { SessionStatus } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
@@ -24,7 +25,8 @@ export type SessionPatch = {
 
 /**
  * Applies a session state change; a status change also appends a transition row (the uptime
- * history) and tells the tenant's browsers, all in one transaction.
+ * history), opens or resolves the server-down alert, and tells the tenant's browsers, all in one
+ * transaction.
  */
 export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
   const now = new Date();
@@ -54,6 +56,7 @@ export async function updateSessionState(ctx: ServiceContext, serverId: string, 
         data: { tenantId: ctx.tenantId, serverId, fromStatus: current?.status ?? null, toStatus: status, reason: reason ?? null, at: now },
       });
       await notifyInTx(tx, { type: "session:statusChanged", tenantId: ctx.tenantId, serverId, status });
+      await alertOnStatusChange(tx, ctx.tenantId, serverId, { from: current?.status ?? null, to: status, reason: reason ?? null, error, at: now });
     }
   });
 }

@@ -1,6 +1,12 @@
 import "./test-env";
 import { randomUUID } from "node:crypto";
 import * as authRoute from "../../app/api/auth/[...all]/route";
+import * as alertAcknowledgeRoute from "../../app/api/v1/alerts/[id]/acknowledge/route";
+import * as alertApproveRoute from "../../app/api/v1/alerts/[id]/approve/route";
+import * as alertRejectRoute from "../../app/api/v1/alerts/[id]/reject/route";
+import * as alertRoute from "../../app/api/v1/alerts/[id]/route";
+import * as alertsAcknowledgeRoute from "../../app/api/v1/alerts/acknowledge/route";
+import * as alertsRoute from "../../app/api/v1/alerts/route";
 import * as auditRoute from "../../app/api/v1/audit/route";
 import * as acceptRoute from "../../app/api/v1/invitations/[id]/accept/route";
 import * as invitationRoute from "../../app/api/v1/invitations/[id]/route";
@@ -59,6 +65,12 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/webhooks/:id/test", webhookTestRoute],
   ["/api/v1/webhooks/:id", webhookRoute],
   ["/api/v1/webhooks", webhooksRoute],
+  ["/api/v1/alerts/acknowledge", alertsAcknowledgeRoute],
+  ["/api/v1/alerts/:id/acknowledge", alertAcknowledgeRoute],
+  ["/api/v1/alerts/:id/approve", alertApproveRoute],
+  ["/api/v1/alerts/:id/reject", alertRejectRoute],
+  ["/api/v1/alerts/:id", alertRoute],
+  ["/api/v1/alerts", alertsRoute],
 ];
 const COMPILED = ROUTES.map(([pattern, module]) => ({
   pattern,

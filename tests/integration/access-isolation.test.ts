@@ -9,7 +9,7 @@ import { testDb } from "../helpers/factories";
 // exactly like a missing one: same status, same body as a random uuid.
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
-type Ids = { serverA: string; serverA2: string; snapshotA: string; memberA: string; ownerMemberA: string; invitationA: string; keyA: string; teamA: string };
+type Ids = { serverA: string; serverA2: string; snapshotA: string; memberA: string; ownerMemberA: string; invitationA: string; keyA: string; teamA: string; alertA: string };
 type Fixture = { ids: Ids; callers: Record<"session" | "key", Caller>; a: TestTeam; b: TestTeam; ownerA: TestUser; ownerB: TestUser; keyA: Caller; serverB: string };
 
 let f: Fixture;
@@ -36,6 +36,10 @@ const BY_ID: ByIdCase[] = [
   { method: "DELETE", path: "/api/v1/invitations/{invitationA}" },
   { method: "DELETE", path: "/api/v1/keys/{keyA}" },
   { method: "POST", path: "/api/v1/teams/active", body: { teamId: "{teamA}" } },
+  { method: "GET", path: "/api/v1/alerts/{alertA}" },
+  { method: "POST", path: "/api/v1/alerts/{alertA}/acknowledge", body: { comment: "pwned" } },
+  { method: "POST", path: "/api/v1/alerts/{alertA}/approve", body: { hash: "h-alert-A" } },
+  { method: "POST", path: "/api/v1/alerts/{alertA}/reject", body: { comment: "pwned" } },
 ];
 
 // Every caller of B × every by-id route, then every list route, then the malformed-request checks.
@@ -72,6 +76,8 @@ const LISTS: { path: string; sessionOnly?: boolean }[] = [
   { path: "/api/v1/audit?limit=200&before=999999999999" },
   { path: "/api/v1/audit?action=server.created" },
   { path: "/api/v1/servers/{serverB}/snapshots" },
+  { path: "/api/v1/alerts" },
+  { path: "/api/v1/alerts?status=open,acknowledged,resolved&limit=200" },
 ];
 for (const who of ["session", "key"] as const) {
   for (const l of LISTS.filter((x) => who === "session" || !x.sessionOnly)) {
@@ -99,6 +105,10 @@ const ID_ROUTES: { method: Method; path: string; body?: unknown }[] = [
   { method: "DELETE", path: "/api/v1/invitations/:id" },
   { method: "POST", path: "/api/v1/invitations/:id/accept" },
   { method: "DELETE", path: "/api/v1/keys/:id" },
+  { method: "GET", path: "/api/v1/alerts/:id" },
+  { method: "POST", path: "/api/v1/alerts/:id/acknowledge", body: {} },
+  { method: "POST", path: "/api/v1/alerts/:id/approve", body: { hash: "x" } },
+  { method: "POST", path: "/api/v1/alerts/:id/reject", body: {} },
 ];
 const MALFORMED = ["not-a-uuid", "1", "00000000-0000-0000-0000-00000000000g", "' OR '1'='1", "%00"];
 for (const r of ID_ROUTES) {
@@ -121,6 +131,8 @@ const WRITES: { method: Method; path: string }[] = [
   { method: "POST", path: "/api/v1/keys" },
   { method: "POST", path: "/api/v1/teams" },
   { method: "POST", path: "/api/v1/teams/active" },
+  { method: "POST", path: "/api/v1/alerts/{alertA}/approve" },
+  { method: "POST", path: "/api/v1/alerts/acknowledge" },
 ];
 for (const w of WRITES) {
   cases.push({
@@ -205,6 +217,9 @@ const AUTHENTICATED: { method: Method; path: string; body?: unknown }[] = [
   { method: "POST", path: "/api/v1/keys", body: { name: "x", role: "viewer" } },
   { method: "DELETE", path: "/api/v1/keys/{keyA}" },
   { method: "GET", path: "/api/v1/audit" },
+  { method: "GET", path: "/api/v1/alerts" },
+  { method: "GET", path: "/api/v1/alerts/{alertA}" },
+  { method: "POST", path: "/api/v1/alerts/{alertA}/approve", body: { hash: "h-alert-A" } },
 ];
 const BAD_CREDENTIALS: [string, () => Caller | null][] = [
   ["no credentials", () => null],
@@ -248,8 +263,9 @@ describe(`cross-tenant isolation over every REST route (${cases.length} isolatio
     const keyA = await mintKey(ownerA.caller, "owner", "alpha-key-A");
     const keyB = await mintKey(ownerB.caller, "owner", "bravo-key-B");
     const serverB = await createHttpServer(b, "bravo-server-B");
+    const alertA = (await testDb().alert.create({ data: { tenantId: a.id, serverId: withSnapshot.serverId, kind: "tool_changed", severity: "high", title: "alpha alert", toolName: "alpha", candidateHash: "h-alert-A", dedupeKey: "tool_changed:alpha" } })).id;
     f = {
-      ids: { serverA, serverA2: withSnapshot.serverId, snapshotA: withSnapshot.snapshotId, memberA, ownerMemberA, invitationA, keyA: keyA.id, teamA: a.id },
+      ids: { serverA, serverA2: withSnapshot.serverId, snapshotA: withSnapshot.snapshotId, memberA, ownerMemberA, invitationA, keyA: keyA.id, teamA: a.id, alertA },
       callers: { session: ownerB.caller, key: keyB.caller },
       a,
       b,
@@ -282,6 +298,8 @@ describe(`cross-tenant isolation over every REST route (${cases.length} isolatio
     expect(audit.length).toBeGreaterThan(0);
     expect(audit.filter((e) => e.actorId === f.ownerB.id || /bravo/.test(e.actorLabel))).toEqual([]);
     expect(await testDb().member.count({ where: { tenantId: f.a.id, userId: f.ownerB.id } })).toBe(0);
+    expect(await testDb().alert.findUniqueOrThrow({ where: { id: f.ids.alertA } })).toMatchObject({ status: "open", comment: null, acknowledgedBy: null });
+    expect(await testDb().toolBaseline.count({ where: { tenantId: f.a.id } })).toBe(0);
     // And A's own owner still sees everything of A.
     const mine: ApiResponse = expectStatus(await call("GET", "/api/v1/servers", { as: f.keyA }), 200);
     expect(mine.json.items.map((s: { id: string }) => s.id).sort()).toEqual([f.ids.serverA, f.ids.serverA2].sort());

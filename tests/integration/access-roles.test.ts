@@ -66,7 +66,20 @@ const ROUTES: Spec[] = [
   { method: "POST", path: "/api/v1/keys", allowed: atLeast("admin"), ok: 201, prepare: async () => ({ body: { name: `k-${uniq()}`, role: "viewer" } }) },
   { method: "DELETE", path: "/api/v1/keys/:id", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: (await mintKey(f.sessions.owner, "viewer")).id }) },
   { method: "GET", path: "/api/v1/audit", allowed: atLeast("admin"), ok: 200 },
+  { method: "GET", path: "/api/v1/alerts", allowed: everyone, ok: 200 },
+  { method: "GET", path: "/api/v1/alerts/:id", allowed: everyone, ok: 200, prepare: async () => ({ id: await freshAlert() }) },
+  { method: "POST", path: "/api/v1/alerts/:id/acknowledge", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshAlert(), body: { comment: "seen" } }) },
+  { method: "POST", path: "/api/v1/alerts/:id/approve", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshAlert(), body: { hash: "h-role" } }) },
+  { method: "POST", path: "/api/v1/alerts/:id/reject", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshAlert() }) },
+  { method: "POST", path: "/api/v1/alerts/acknowledge", allowed: atLeast("member"), ok: 200, prepare: async () => ({ body: { ids: [await freshAlert()] } }) },
 ];
+
+/** An open alert about a version (hash "h-role") of a tool of the team's server, for one decision. */
+async function freshAlert(): Promise<string> {
+  const toolName = `tool-${uniq()}`;
+  const row = await testDb().alert.create({ data: { tenantId: f.team.id, serverId: f.serverId, kind: "tool_changed", severity: "low", title: "role probe", toolName, candidateHash: "h-role", dedupeKey: `tool_changed:${toolName}` } });
+  return row.id;
+}
 
 async function freshInvitation(): Promise<string> {
   return expectStatus(await call("POST", "/api/v1/invitations", { as: f.sessions.owner, body: { email: `inv-${uniq()}@access.test`, role: "viewer" } }), 201).json.id;

@@ -1,0 +1,114 @@
+// Isomorphic: what the alerts API returns and the browser renders. Tool names, titles, evidence
+// and definitions are untrusted server text: render them as text, never HTML.
+import type { AuditFinding, Severity } from "../audit/types";
+import type { Finding as DiffFinding, ToolChanged, ToolLike } from "../diff/types";
+
+export const ALERT_KINDS = [
+  "tool_changed",
+  "tool_added",
+  "tool_removed",
+  "suspicious_content",
+  "breaking_change",
+  "name_collision",
+  "server_down",
+  "server_recovered",
+  "list_collapsed",
+] as const;
+export type AlertKindName = (typeof ALERT_KINDS)[number];
+
+export const ALERT_STATUSES = ["open", "acknowledged", "resolved"] as const;
+export type AlertStatusName = (typeof ALERT_STATUSES)[number];
+
+export const ALERT_SEVERITIES = ["critical", "high", "medium", "low", "info"] as const satisfies readonly Severity[];
+
+/** approved | rejected | auto_accepted | recovered | superseded | dismissed */
+export type AlertResolution = "approved" | "auto_accepted" | "recovered" | "superseded" | "dismissed";
+
+/** A finding of the detection engine, or a compatibility finding of the diff engine (with a security severity). */
+export type AlertFinding =
+  | (AuditFinding & { source: "audit"; /** Already present in the baseline: shown, but it did not raise this alert. */ preexisting?: true })
+  | (DiffFinding & { source: "diff"; severity: Severity });
+
+/** What an alert says about the change it is about (all optional: kinds use different parts). */
+export type AlertDetails = {
+  /** Per-tool alerts: the diff from baseline to candidate (fields with pointers and word segments). */
+  diff?: { highest: ToolChanged["highest"]; levels: Record<"ERR" | "WARN" | "INFO", number>; fields: ToolChanged["fields"] };
+  /** Why it was not auto-accepted (lib/audit classifyChange). */
+  classification?: { kind: string; cueClassesAdded: string[]; reasons: string[] };
+  /** The listing that produced the candidate: notified by list_changed, serverInfo.version bumped. */
+  notified?: boolean;
+  serverVersionChanged?: boolean;
+  /** The tool had no baseline: first seen (trust_first, suspicious) or awaiting approval (strict). */
+  firstSeen?: boolean;
+  /** The candidate is a version a reviewer rejected before. */
+  blocked?: boolean;
+  /** Each version this alert has been about, oldest first. */
+  revisions?: { candidateHash: string | null; severity: Severity; kind: AlertKindName; at: string }[];
+  /** list_collapsed: counts and the tools that vanished. */
+  collapse?: { fromCount: number; toCount: number; removed: string[] };
+  /** name_collision: the team's other servers offering a tool of the same name. */
+  collisions?: { serverId: string; serverName: string }[];
+  /** server_down / server_recovered. */
+  status?: { reason: string | null; error?: { code: string; message: string }; downSince?: string; downForMs?: number };
+  /** The baseline version is no longer stored (pruned): no diff could be computed. */
+  baselineMissing?: boolean;
+};
+
+export type AlertSummary = {
+  id: string;
+  serverId: string;
+  serverName: string;
+  kind: AlertKindName;
+  severity: Severity;
+  status: AlertStatusName;
+  title: string;
+  toolName: string | null;
+  /** The version under review: approve must name exactly this hash. */
+  candidateHash: string | null;
+  baselineHash: string | null;
+  snapshotId: string | null;
+  findingCount: number;
+  createdAt: string;
+  updatedAt: string;
+  acknowledgedAt: string | null;
+  acknowledgedBy: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+  resolution: string | null;
+  /** The last reviewer's comment. */
+  comment: string | null;
+};
+
+export type BaselineDto = {
+  toolName: string;
+  /** null: never approved (strict policy, pending). */
+  approvedHash: string | null;
+  source: string;
+  approvedBy: string | null;
+  approvedAt: string | null;
+  /** A rejected version: the tool is blocked until a version is approved. */
+  blockedHash: string | null;
+};
+
+/** One decision on the alert, from the audit log. */
+export type AlertDecision = { action: string; actor: string; at: string; comment: string | null; hash: string | null };
+
+export type AlertDetail = {
+  alert: AlertSummary;
+  server: { id: string; name: string; auditPolicy: string };
+  /** Most severe first. */
+  findings: AlertFinding[];
+  details: AlertDetails;
+  /** The tool's baseline row as it is now (null for server-level alerts or a never-seen tool). */
+  baseline: BaselineDto | null;
+  /** The two versions the alert compares (either may be null: a new tool has no baseline, a removed one no candidate). */
+  baselineVersion: { hash: string; definition: ToolLike } | null;
+  candidateVersion: { hash: string; definition: ToolLike } | null;
+  /** diffTool(baseline → candidate) when both exist. */
+  diff: ToolChanged | null;
+  decisions: AlertDecision[];
+};
+
+export type AlertPage = { items: AlertSummary[]; nextCursor: string | null };
+
+export type BulkAcknowledgeResult = { acknowledged: string[]; skipped: { id: string; reason: string }[] };

@@ -1,0 +1,66 @@
+import type { ServiceContext } from "../context";
+import { assertLeaseHeld } from "../workers/leases";
+import { lockServer } from "./alert-store";
+import { Evaluation, type EvaluationResult } from "./evaluation";
+import { loadBaselines, loadCurrentTools, loadSnapshots, loadUnresolvedAlerts } from "./evaluation-state";
+import { evaluateCollapse, evaluateCollisions } from "./evaluate-list";
+import { evaluateRemovals, evaluateTools } from "./evaluate-tools";
+
+export type { EvaluationResult } from "./evaluation";
+
+export type EvaluateSnapshotInput = {
+  serverId: string;
+  /**
+   * "created": a new snapshot was recorded — every rule runs. "confirmed": an unchanged re-list —
+   * a catch-up that judges only what no baseline or alert covers yet (e.g. a worker died between
+   * recording a snapshot and evaluating it); list-level rules, which are about a change, do not run.
+   */
+  trigger?: "created" | "confirmed";
+  /** When set, the evaluation only commits while this worker holds the server's lease. */
+  leaseHolder?: string;
+};
+
+/**
+ * Judges the server's latest snapshot against each tool's approved baseline (ToolBaseline) and
+ * opens, updates or resolves alerts. One transaction under the same per-server lock as snapshot
+ * writes and reviewer decisions; every alert change NOTIFYs the team's browsers (alert:changed) and
+ * openings, escalations and recoveries queue webhook deliveries, in that transaction.
+ *
+ * Per tool (evaluate-tools.ts, judge.ts):
+ * - no baseline: trust_first pins this version ("first_seen") and opens `suspicious_content` only if
+ *   its content scores high or worse; strict records a pending baseline and opens `tool_added`.
+ * - at its baseline: nothing (an open alert about it is resolved "superseded").
+ * - otherwise: a description-only edit that introduces no cue class is auto-accepted ("auto_accepted",
+ *   audit event, no alert) unless the tool is blocked; anything else opens or updates the tool's one
+ *   unresolved alert: `suspicious_content` (content findings high+), else `breaking_change` (a diff
+ *   ERR), else `tool_changed`; severity = max(aggregated findings, ERR→high / WARN→medium / INFO→low),
+ *   one level higher for a silent change (R29).
+ * - gone: `tool_removed` (low); the baseline stays.
+ * Per list (evaluate-list.ts): `list_collapsed` (high, R32) instead of a removal per tool, resolved
+ * when at least half the tools are back; `name_collision` (medium) once per name and pair of servers.
+ */
+export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnapshotInput): Promise<EvaluationResult> {
+  const detect = (input.trigger ?? "created") === "created";
+  return ctx.db.$transaction(
+    async (tx) => {
+      await lockServer(tx, input.serverId);
+      if (input.leaseHolder) await assertLeaseHeld(tx, input.serverId, input.leaseHolder);
+      const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true, name: true, auditPolicy: true } });
+      const { latest, previous, previousCounts } = server ? await loadSnapshots(tx, ctx.tenantId, server.id) : { latest: null, previous: null, previousCounts: [] };
+      if (!server || !latest) return { snapshotId: null, pinned: [], autoAccepted: [], opened: [], updated: [], resolved: [] };
+      const [current, baselines, unresolved] = await Promise.all([
+        loadCurrentTools(tx, ctx.tenantId, latest.toolVersionIds),
+        loadBaselines(tx, ctx.tenantId, server.id),
+        loadUnresolvedAlerts(tx, ctx.tenantId, server.id),
+      ]);
+      const ev = new Evaluation(tx, ctx, server, latest, baselines, unresolved);
+      await evaluateCollapse(ev, current, { previousToolVersionIds: previous?.toolVersionIds ?? null, previousCounts }, detect);
+      await evaluateTools(ev, current);
+      await evaluateRemovals(ev, current);
+      if (detect) await evaluateCollisions(ev, current);
+      return ev.result;
+    },
+    // Scanning a large list takes CPU time inside the transaction; the default 5 s is too tight on a busy host.
+    { timeout: 60_000, maxWait: 15_000 },
+  );
+}

@@ -1,0 +1,128 @@
+// Tool-level rules: every tool of the latest snapshot against its baseline, and baseline tools
+// that are gone. Idempotent: a tool already at its baseline, or already the candidate of its open
+// alert, costs nothing, so re-running over the same snapshot changes nothing.
+import { scanTools, type AuditFinding, type ToolLike } from "../audit";
+import { recordAudit } from "../audit-log/record-audit";
+import type { Alert, ToolBaseline } from "../generated/prisma/client";
+import { SYSTEM_ACTOR, titleFor, type Evaluation } from "./evaluation";
+import { loadDefinitions, type CurrentTool } from "./evaluation-state";
+import { judgeChange, judgeNewTool, judgeWithoutBaseline } from "./judge";
+
+type Work = { tool: CurrentTool; baseline: ToolBaseline | undefined };
+
+export async function evaluateTools(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
+  const work: Work[] = [];
+  for (const tool of current) {
+    // It came back: the removal no longer holds (the version itself is judged below).
+    const removal = ev.unresolvedOf("tool_removed", tool.name);
+    if (removal) await ev.resolve(removal, "superseded");
+    const baseline = ev.baselines.get(tool.name);
+    const alert = ev.versionAlert(tool.name);
+    if (baseline?.approvedHash === tool.hash) {
+      // Back to the approved version. (A suspicious first-seen version is pinned and under review
+      // at once: its alert stays until a reviewer decides.)
+      if (alert && alert.candidateHash !== tool.hash) await ev.resolve(alert, "superseded");
+      continue;
+    }
+    if (alert?.candidateHash === tool.hash) continue; // a persisting state: its alert already says so
+    work.push({ tool, baseline });
+  }
+  if (work.length === 0) return;
+
+  // scanTools sees the list as a whole (length outliers, duplicates) and the team's other servers.
+  const baselineHashes = work.flatMap((w) => (w.baseline?.approvedHash ? [w.baseline.approvedHash] : []));
+  const defs = await loadDefinitions(ev.tx, ev.tenantId, [...current.map((t) => t.hash), ...baselineHashes]);
+  const others = await ev.otherServers();
+  const list = current.flatMap((t) => (defs.has(t.hash) ? [defs.get(t.hash)!] : []));
+  const byTool = new Map<string, AuditFinding[]>();
+  for (const f of scanTools(list, { otherServers: others })) {
+    if (f.toolName === null) continue;
+    const group = byTool.get(f.toolName);
+    if (group) group.push(f);
+    else byTool.set(f.toolName, [f]);
+  }
+  for (const w of work) {
+    const candidate = defs.get(w.tool.hash);
+    if (!candidate) continue;
+    await judgeTool(ev, w, candidate, byTool.get(w.tool.name) ?? [], defs);
+  }
+}
+
+async function judgeTool(ev: Evaluation, { tool, baseline }: Work, candidate: ToolLike, scan: AuditFinding[], defs: Map<string, ToolLike>): Promise<void> {
+  const now = new Date();
+  const hashes = { candidateHash: tool.hash, baselineHash: baseline?.approvedHash ?? null };
+  if (!baseline) {
+    // First seen. trust_first pins it (and raises only suspicious content); strict waits for approval.
+    const pending = ev.server.auditPolicy === "strict";
+    const row = await ev.tx.toolBaseline.create({
+      data: {
+        tenantId: ev.tenantId,
+        serverId: ev.server.id,
+        toolName: tool.name,
+        approvedHash: pending ? null : tool.hash,
+        source: "first_seen",
+        approvedBy: pending ? null : SYSTEM_ACTOR,
+        approvedAt: pending ? null : now,
+      },
+    });
+    ev.baselines.set(tool.name, row);
+    if (!pending) ev.result.pinned.push(tool.name);
+    const verdict = judgeNewTool(scan, pending);
+    if (verdict.alert) await ev.openOrUpdate(tool.name, verdict, hashes);
+    return;
+  }
+  if (baseline.approvedHash === null) {
+    // Awaiting approval (strict), or its only trusted version was rejected: every version needs a reviewer.
+    const verdict = judgeNewTool(scan, true);
+    await ev.openOrUpdate(tool.name, { ...verdict, details: { ...verdict.details, blocked: baseline.blockedHash === tool.hash } }, hashes);
+    return;
+  }
+  const before = defs.get(baseline.approvedHash);
+  if (!before) {
+    await ev.openOrUpdate(tool.name, judgeWithoutBaseline(scan), hashes);
+    return;
+  }
+  const baselineScan = scanTools([before], { otherServers: await ev.otherServers() });
+  const verdict = judgeChange(before, candidate, scan, baselineScan, { notified: ev.snapshot.notified, serverVersionChanged: ev.snapshot.serverVersionChanged });
+  // A blocked tool (a reviewer rejected a version) is never auto-accepted: a person decides.
+  if (verdict.benign && baseline.blockedHash === null) {
+    await autoAccept(ev, baseline, tool, verdict.details.classification?.reasons ?? []);
+    return;
+  }
+  await ev.openOrUpdate(tool.name, { ...verdict, details: { ...verdict.details, blocked: baseline.blockedHash === tool.hash } }, hashes);
+}
+
+async function autoAccept(ev: Evaluation, baseline: ToolBaseline, tool: CurrentTool, reasons: string[]): Promise<void> {
+  const row = await ev.tx.toolBaseline.update({
+    where: { id: baseline.id },
+    data: { approvedHash: tool.hash, source: "auto_accepted", approvedBy: SYSTEM_ACTOR, approvedAt: new Date() },
+  });
+  ev.baselines.set(tool.name, row);
+  await recordAudit(ev.tx, ev.ctx, "baseline.auto_accepted", { type: "server", id: ev.server.id }, {
+    server: ev.server.name,
+    toolName: tool.name,
+    fromHash: baseline.approvedHash,
+    toHash: tool.hash,
+    snapshotId: ev.snapshot.id,
+    why: reasons.length ? reasons : ["description-only edit that introduced no suspicious cue class"],
+  });
+  ev.result.autoAccepted.push(tool.name);
+  const alert = ev.versionAlert(tool.name);
+  if (alert) await ev.resolve(alert, "auto_accepted");
+}
+
+/**
+ * Baseline tools missing from the list: one `tool_removed` alert each (low), unless the whole list
+ * collapsed (the list_collapsed alert names them). The baseline stays, so a return is judged
+ * against it. A pending (never approved) tool that leaves just closes its approval request.
+ */
+export async function evaluateRemovals(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
+  const names = new Set(current.map((t) => t.name));
+  for (const [name, baseline] of ev.baselines) {
+    if (names.has(name)) continue;
+    const alert: Alert | undefined = ev.versionAlert(name);
+    if (alert) await ev.resolve(alert, "superseded");
+    if (baseline.approvedHash === null || ev.collapseActive || ev.unresolvedOf("tool_removed", name)) continue;
+    await ev.open({ kind: "tool_removed", severity: "low", title: titleFor("tool_removed", name), toolName: name, candidateHash: null, baselineHash: baseline.approvedHash, details: {} });
+  }
+}

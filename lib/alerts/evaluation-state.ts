@@ -1,0 +1,88 @@
+// Loads what an evaluation needs, inside its transaction, always scoped to the tenant.
+import type { OtherServer, ToolLike } from "../audit";
+import type { Tx } from "../db";
+import type { Alert, ToolBaseline } from "../generated/prisma/client";
+
+export type CurrentTool = { name: string; hash: string; versionId: string };
+
+export type SnapshotHead = {
+  id: string;
+  toolVersionIds: string[];
+  toolCount: number;
+  notified: boolean;
+  serverVersionChanged: boolean;
+  takenAt: Date;
+};
+
+/** The server's latest snapshot and the tool counts of the few before it (oldest first, for R32). */
+export async function loadSnapshots(tx: Tx, tenantId: string, serverId: string): Promise<{ latest: SnapshotHead | null; previous: SnapshotHead | null; previousCounts: number[] }> {
+  const rows = await tx.snapshot.findMany({
+    where: { tenantId, serverId },
+    orderBy: { takenAt: "desc" },
+    take: 6,
+    select: { id: true, toolVersionIds: true, toolCount: true, notified: true, serverVersionChanged: true, takenAt: true },
+  });
+  return { latest: rows[0] ?? null, previous: rows[1] ?? null, previousCounts: rows.slice(1).map((r) => r.toolCount).reverse() };
+}
+
+/** The tools of a snapshot, first occurrence of each name, in server order (hashes only, no definitions). */
+export async function loadCurrentTools(tx: Tx, tenantId: string, toolVersionIds: readonly string[]): Promise<CurrentTool[]> {
+  if (toolVersionIds.length === 0) return [];
+  const rows = await tx.toolVersion.findMany({ where: { tenantId, id: { in: [...new Set(toolVersionIds)] } }, select: { id: true, hash: true, name: true } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const out: CurrentTool[] = [];
+  for (const id of toolVersionIds) {
+    const row = byId.get(id);
+    if (!row || seen.has(row.name)) continue;
+    seen.add(row.name);
+    out.push({ name: row.name, hash: row.hash, versionId: row.id });
+  }
+  return out;
+}
+
+/** Tool definitions by hash (tenant-scoped: content addressing never crosses teams). */
+export async function loadDefinitions(tx: Tx, tenantId: string, hashes: Iterable<string>): Promise<Map<string, ToolLike>> {
+  const wanted = [...new Set(hashes)];
+  if (wanted.length === 0) return new Map();
+  const rows = await tx.toolVersion.findMany({ where: { tenantId, hash: { in: wanted } }, select: { hash: true, definition: true } });
+  return new Map(rows.map((r) => [r.hash, r.definition as ToolLike]));
+}
+
+export async function loadBaselines(tx: Tx, tenantId: string, serverId: string): Promise<Map<string, ToolBaseline>> {
+  const rows = await tx.toolBaseline.findMany({ where: { tenantId, serverId } });
+  return new Map(rows.map((r) => [r.toolName, r]));
+}
+
+export async function loadUnresolvedAlerts(tx: Tx, tenantId: string, serverId: string): Promise<Alert[]> {
+  return tx.alert.findMany({ where: { tenantId, serverId, status: { not: "resolved" } }, orderBy: { createdAt: "asc" } });
+}
+
+export type OtherServerTools = OtherServer & { serverId: string };
+
+/**
+ * The latest tool list of each of the team's other servers (for shadowing, collisions and R21).
+ * Definitions are needed by the cross-server rules; a team's fleet is loaded once per evaluation
+ * that has something to judge.
+ */
+export async function loadOtherServers(tx: Tx, tenantId: string, serverId: string): Promise<OtherServerTools[]> {
+  const rows = await tx.$queryRaw<{ server_id: string; server_name: string; definition: ToolLike }[]>`
+    WITH latest AS (
+      SELECT DISTINCT ON (s.server_id) s.server_id, s.tool_version_ids
+        FROM snapshot s
+       WHERE s.tenant_id = ${tenantId}::uuid AND s.server_id <> ${serverId}::uuid
+       ORDER BY s.server_id, s.taken_at DESC
+    )
+    SELECT l.server_id::text AS server_id, m.name AS server_name, tv.definition
+      FROM latest l
+      JOIN mcp_server m ON m.id = l.server_id AND m.tenant_id = ${tenantId}::uuid
+      JOIN tool_version tv ON tv.id = ANY (l.tool_version_ids) AND tv.tenant_id = ${tenantId}::uuid
+     ORDER BY m.name`;
+  const byServer = new Map<string, OtherServerTools>();
+  for (const r of rows) {
+    const entry = byServer.get(r.server_id) ?? { serverId: r.server_id, serverName: r.server_name, tools: [] };
+    (entry.tools as ToolLike[]).push(r.definition);
+    byServer.set(r.server_id, entry);
+  }
+  return [...byServer.values()];
+}

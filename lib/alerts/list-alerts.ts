@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { requirePermission } from "../auth/permissions";
+import type { ServiceContext } from "../context";
+import { AppError } from "../errors";
+import { isUuid } from "../ids";
+import type { Prisma } from "../generated/prisma/client";
+import { invalidInput } from "../validation";
+import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES, type AlertPage } from "./alert-dto";
+import { toAlertSummary } from "./alert-store";
+
+// Filters take one value or a comma-separated list (`status=open,acknowledged` is the inbox).
+const list = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .transform((raw, ctx) => {
+      const parts = raw.split(",").map((v) => v.trim()).filter(Boolean);
+      const bad = parts.find((p) => !values.includes(p));
+      if (parts.length === 0 || bad !== undefined) {
+        ctx.addIssue({ code: "custom", message: `${JSON.stringify(bad ?? raw)} is not one of ${values.join(", ")}` });
+        return z.NEVER;
+      }
+      return parts as T[number][];
+    })
+    .optional();
+
+export const ListAlertsQuery = z.object({
+  status: list(ALERT_STATUSES),
+  severity: list(ALERT_SEVERITIES),
+  kind: list(ALERT_KINDS),
+  serverId: z.string().refine(isUuid, "serverId must be a server id").optional(),
+  toolName: z.string().min(1).max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Opaque: from the previous page's nextCursor. */
+  cursor: z.string().max(200).optional(),
+});
+
+type Cursor = { at: Date; id: string };
+
+const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
+
+function decodeCursor(raw: string): Cursor {
+  try {
+    const [at, id] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as [string, string];
+    const date = new Date(at);
+    if (typeof id !== "string" || !isUuid(id) || Number.isNaN(date.getTime())) throw new Error("bad");
+    return { at: date, id };
+  } catch {
+    throw new AppError("INVALID_INPUT", "cursor: not a cursor this API returned", { fields: { cursor: "not a cursor this API returned" } });
+  }
+}
+
+/** The team's alerts, newest first, filtered and paged. Viewers may read. */
+export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promise<AlertPage> {
+  requirePermission(ctx, "team:read");
+  const parsed = ListAlertsQuery.safeParse(rawQuery);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const q = parsed.data;
+  const cursor = q.cursor ? decodeCursor(q.cursor) : null;
+  const where: Prisma.AlertWhereInput = {
+    tenantId: ctx.tenantId,
+    ...(q.status ? { status: { in: q.status } } : {}),
+    ...(q.severity ? { severity: { in: q.severity } } : {}),
+    ...(q.kind ? { kind: { in: q.kind } } : {}),
+    ...(q.serverId ? { serverId: q.serverId } : {}),
+    ...(q.toolName ? { toolName: q.toolName } : {}),
+    ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
+  };
+  const rows = await ctx.db.alert.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+    include: { server: { select: { name: true } } },
+  });
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return { items: page.map(toAlertSummary), nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.createdAt, id: last.id }) : null };
+}
