@@ -94,13 +94,17 @@ describe("history and diffs", () => {
   it("retention prunes old snapshots but keeps each server's latest and every version it references", async () => {
     const db = testDb();
     const before = await db.toolVersion.count({ where: { tenantId: team.id } });
+    // The first read_file version is someone's approved baseline: it must survive pruning.
+    const first = await db.snapshot.findUniqueOrThrow({ where: { id: snaps[0] } });
+    const pinned = await db.toolVersion.findFirstOrThrow({ where: { id: first.toolVersionIds[0] } });
+    await db.toolBaseline.create({ data: { tenantId: team.id, serverId, toolName: "read_file", approvedHash: pinned.hash, source: "approved" } });
     // Only this test's snapshots are old enough (9.5 days ago): others in the shared DB are recent.
     const result = await pruneHistory(db, new Date(Date.now() - 7.5 * 86_400_000));
     expect(result.snapshots).toBeGreaterThanOrEqual(3); // other suites may have old snapshots too
     const left = await db.snapshot.findMany({ where: { serverId }, select: { id: true } });
     expect(left.map((s) => s.id)).toEqual([snaps[3]]);
     const versions = await db.toolVersion.count({ where: { tenantId: team.id } });
-    expect(versions).toBe(1); // read_file v3 only; v1, v2 and list_dir went with their snapshots
+    expect(versions).toBe(2); // read_file v3 (latest) and v1 (the baseline); v2 and list_dir went
     expect(before).toBe(4);
     const res = expectStatus(await call("GET", `/api/v1/snapshots/${snaps[3]}`, { as: owner.caller }), 200).json;
     expect(res.tools.map((t: { name: string }) => t.name)).toEqual(["read_file"]);
