@@ -68,48 +68,98 @@ export function escapeLength(raw: string, i: number): number {
   return next !== undefined && next >= "@" && next <= "_" ? 2 : 1;
 }
 
+const UTF16 = new TextDecoder("utf-16le");
+const buffers = (size: number) => ({ codes: new Uint16Array(size), starts: new Int32Array(size), ends: new Int32Array(size) });
+let scratch = buffers(4096);
+
 export type NormalizeOptions = { foldHomoglyphs?: boolean };
 
+/** Printable ASCII with single spaces and lone line breaks normalizes to its lower case, offset for offset. */
+const SIMPLE = /[^\x20-\x7e\n]|\s\s/;
+
+class IdentityMap implements NormalizedText {
+  private s?: Int32Array;
+  private e?: Int32Array;
+  constructor(readonly text: string) {}
+  get start(): Int32Array {
+    return (this.s ??= Int32Array.from({ length: this.text.length }, (_, i) => i));
+  }
+  get end(): Int32Array {
+    return (this.e ??= Int32Array.from({ length: this.text.length }, (_, i) => i + 1));
+  }
+}
+
 export function normalizeText(raw: string, options: NormalizeOptions = {}): NormalizedText {
+  if (!SIMPLE.test(raw)) return new IdentityMap(raw.toLowerCase());
   const fold = options.foldHomoglyphs ?? true;
-  const out: string[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  // Shared scratch buffers, at least the input's length (ASCII never emits more than it reads);
+  // grown when NFKD expands a character. The result gets its own copies.
+  if (scratch.codes.length < raw.length + 16) scratch = buffers(raw.length + 16);
+  let { codes, starts, ends } = scratch;
+  let cap = codes.length;
+  let n = 0;
   let lastWhite = false;
-  const push = (s: string, from: number, to: number) => {
-    for (let k = 0; k < s.length; k++) {
-      out.push(s[k]!);
-      starts.push(from);
-      ends.push(to);
+  const emit = (code: number, from: number, to: number) => {
+    if (n === cap) {
+      cap *= 2;
+      const c = new Uint16Array(cap);
+      c.set(codes);
+      codes = c;
+      const st = new Int32Array(cap);
+      st.set(starts);
+      starts = st;
+      const en = new Int32Array(cap);
+      en.set(ends);
+      ends = en;
+      scratch = { codes, starts, ends };
     }
+    codes[n] = code;
+    starts[n] = from;
+    ends[n++] = to;
   };
   for (let i = 0; i < raw.length; ) {
-    const cp = raw.codePointAt(i)!;
-    const size = cp > 0xffff ? 2 : 1;
-    const from = i;
-    i += size;
-    if (cp === 0x1b) {
-      i = from + escapeLength(raw, from);
+    const unit = raw.charCodeAt(i);
+    if (unit < 0x80) {
+      const from = i++;
+      if (unit === 0x1b) {
+        i = from + escapeLength(raw, from);
+        continue;
+      }
+      if (unit === 0x20 || (unit >= 0x09 && unit <= 0x0d)) {
+        if (lastWhite) {
+          if ((unit === 0x0a || unit === 0x0d) && codes[n - 1] === 0x20) codes[n - 1] = 0x0a;
+          ends[n - 1] = i;
+        } else {
+          // ASCII never emits more units than it reads, so the buffers cannot overflow here.
+          codes[n] = unit === 0x0a || unit === 0x0d ? 0x0a : 0x20;
+          starts[n] = from;
+          ends[n++] = i;
+        }
+        lastWhite = true;
+        continue;
+      }
+      if (unit < 0x20 || unit === 0x7f) continue;
+      codes[n] = unit >= 0x41 && unit <= 0x5a ? unit + 32 : unit;
+      starts[n] = from;
+      ends[n++] = i;
+      lastWhite = false;
       continue;
     }
+    const cp = raw.codePointAt(i)!;
+    const from = i;
+    i += cp > 0xffff ? 2 : 1;
     if (isWhite(cp)) {
       if (lastWhite) {
-        if (isBreak(cp) && out[out.length - 1] === " ") out[out.length - 1] = "\n";
-        ends[ends.length - 1] = i;
-      } else push(isBreak(cp) ? "\n" : " ", from, i);
+        if (isBreak(cp) && codes[n - 1] === 0x20) codes[n - 1] = 0x0a;
+        ends[n - 1] = i;
+      } else emit(isBreak(cp) ? 0x0a : 0x20, from, i);
       lastWhite = true;
-      continue;
-    }
-    if (cp < 0x80) {
-      if (cp < 0x20 || cp === 0x7f) continue;
-      push(cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 32) : String.fromCharCode(cp), from, i);
-      lastWhite = false;
       continue;
     }
     if (isInvisible(cp)) continue;
     let s = String.fromCodePoint(cp);
     const direct = fold ? HOMOGLYPHS.get(s) : undefined;
-    if (direct) s = direct;
+    if (direct) s = direct.toLowerCase();
     else {
       s = s.normalize("NFKD").replace(MARK, "");
       if (fold && s.length) s = Array.from(s, (c) => HOMOGLYPHS.get(c) ?? c).join("");
@@ -117,14 +167,14 @@ export function normalizeText(raw: string, options: NormalizeOptions = {}): Norm
     }
     if (!s) continue;
     if (s.trim() === "") {
-      if (!lastWhite) push(" ", from, i);
+      if (!lastWhite) emit(0x20, from, i);
       lastWhite = true;
       continue;
     }
-    push(s.toLowerCase(), from, i);
+    for (let k = 0; k < s.length; k++) emit(s.charCodeAt(k), from, i);
     lastWhite = false;
   }
-  return { text: out.join(""), start: Int32Array.from(starts), end: Int32Array.from(ends) };
+  return { text: UTF16.decode(codes.subarray(0, n)), start: starts.slice(0, n), end: ends.slice(0, n) };
 }
 
 /** Raw offsets of a span of the normalized text. */
@@ -132,6 +182,7 @@ export function rawSpan(n: NormalizedText, start: number, end: number): { start:
   if (!n.text.length) return { start: 0, end: 0 };
   const s = Math.min(Math.max(start, 0), n.text.length - 1);
   const e = Math.min(Math.max(end - 1, s), n.text.length - 1);
+  if (n instanceof IdentityMap) return { start: s, end: e + 1 };
   return { start: n.start[s]!, end: n.end[e]! };
 }
 

@@ -28,7 +28,7 @@ function looksReal(secret: string): boolean {
 
 export function scanCredentials(view: TextView, scope: Scope, sink: FindingSink): void {
   const raw = view.raw;
-  if (raw.length < 20 || !/[A-Za-z0-9]{16}|-----BEGIN/.test(raw)) return;
+  if (raw.length < 20 || !/AKIA|ASIA|-----BEGIN|gh[pousr]_|github_pat_|xox[baprs]-|sk-|AIza|glpat-|_live_|hooks\.slack\.com/.test(raw)) return;
   for (const { re, what, severity } of SECRETS) {
     re.lastIndex = 0;
     for (let m: RegExpExecArray | null; (m = re.exec(raw)) !== null; ) {

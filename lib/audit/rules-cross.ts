@@ -71,13 +71,13 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
       sink.phrase(view, scope, "R19", severity, m.index, m.index + name.length, `names "${name}", a tool only server ${servers} provides: shadowing`);
     }
   }
-  for (const m of matches(view, TOOLISH)) {
+  for (const m of /mcp_|tool|function/.test(t) ? matches(view, TOOLISH) : []) {
     const name = (m[1] ?? m[3] ?? m[4] ?? "").replace(/^mcp_tool_/, "");
     if (!name || name === self || index.own.has(name) || seen.has(name) || index.foreign.has(name)) continue;
     seen.add(name);
     sink.phrase(view, scope, "R19", "medium", m.index, m.index + m[0].length, `refers to a tool "${name}" this server does not provide`);
   }
-  for (const rule of R20) {
+  for (const rule of /instead|rather|never|n't|not|always|only|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
     for (const m of matches(view, rule.re)) {
       const target = rule.target ? fold(m[rule.target] ?? "").replace(/^the\s+|\s+(?:tool|server)$/g, "") : "";
       if (target && (target === "this" || target === self)) continue;

@@ -72,16 +72,23 @@ const R17: DataPattern[] = [
   { re: /\bremote(?:ly)?\s+(?:cach\w+|backup|stor\w+|sync\w*)\s+(?:of\s+)?(?:\w+\s+){0,2}?(?:credentials|keys|tokens|passwords|secrets|ssh)/g, severity: "high", message: "remote copies of credentials" },
 ];
 
+/** Cheap tests that a target can be present at all. */
+const PATH_HINT = /\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]*\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
+const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var/;
+const R14_HINT = /conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
+const R17_HINT = /also|purpose|actually|secretly|covertly|share|remote/;
+
 /** R12–R15, R17 over one string. */
 export function scanData(view: TextView, scope: Scope, sink: FindingSink): void {
   const t = view.text;
   if (t.length < 4) return;
   const tool = scope.tool;
-  for (const m of matches(view, R12)) {
+  const hasPath = PATH_HINT.test(t);
+  if (hasPath) for (const m of matches(view, R12)) {
     sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
   }
-  for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
-  for (const re of [R13_FORWARD, R13_REVERSE]) {
+  if (hasPath) for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
+  for (const re of hasPath ? [R13_FORWARD, R13_REVERSE] : SECRET_HINT.test(t) ? [R13_FORWARD] : []) {
     for (const m of matches(view, re)) {
       const verb = re === R13_FORWARD ? m.index : m.index + m[0].length - m[1]!.length;
       if (!imperativeAt(t, verb)) {
@@ -97,14 +104,14 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
       sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, "instruction to read or send a sensitive file or secret");
     }
   }
-  for (const rule of R14) {
+  for (const rule of R14_HINT.test(t) ? R14 : []) {
     for (const m of matches(view, rule.re)) {
       const severity = rule.purpose?.test(tool.purpose) ? lower(lower(rule.severity)) : rule.severity;
       sink.phrase(view, scope, "R14", severity, m.index, m.index + m[0].length, rule.message);
     }
   }
   scanUrls(view, scope, sink);
-  for (const rule of R17) for (const m of matches(view, rule.re)) sink.phrase(view, scope, "R17", rule.severity, m.index, m.index + m[0].length, rule.message);
+  for (const rule of R17_HINT.test(t) ? R17 : []) for (const m of matches(view, rule.re)) sink.phrase(view, scope, "R17", rule.severity, m.index, m.index + m[0].length, rule.message);
 }
 
 const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|pinggy\.io|bore\.pub|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|postb\.in|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|transfer\.sh|0x0\.st|file\.io|paste\.rs|dpaste\.\w+|bit\.ly|tinyurl\.com|t\.co|is\.gd|goo\.gl|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy)$|\.onion$/;
@@ -118,7 +125,7 @@ function privateIp(host: string): boolean {
 
 /** R15 — URLs, ranked by where they lead. */
 function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
-  if (!/[:.]/.test(view.text)) return;
+  if (!/:\/\/|\d\.\d+:\d|ngrok|webhook\.site|pipedream|trycloudflare/.test(view.text)) return;
   for (const m of matches(view, URL_RE)) {
     const url = m[0].replace(/[.,;:!?]+$/, "");
     const rest = url.replace(/^[a-z]+:\/\//, "");

@@ -2,7 +2,7 @@
 // normalized text (lower case, look-alikes folded, whitespace collapsed) and point back into the raw.
 import type { FindingSink, Scope } from "./sink";
 import { matches, type TextView } from "./text-view";
-import type { AuditRuleId, Severity } from "./types";
+import type { Severity } from "./types";
 
 type Pattern = { re: RegExp; severity: Severity; message: string };
 const p = (re: RegExp, severity: Severity, message: string): Pattern => ({ re, severity, message });
@@ -70,7 +70,17 @@ const R10: Pattern[] = [
 
 const EMPHASIS = /\b(important|crucial|critical|vital|urgent|ignore|disregard|override|bypass)\b/g;
 
-function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: AuditRuleId, patterns: Pattern[]): void {
+/** Cheap tests that a rule group can match at all: most strings skip most patterns. */
+const GATE: Record<"R6" | "R7" | "R8" | "R9" | "R10", RegExp> = {
+  R6: /[<[{]/,
+  R7: /before|whenever|every|each time|any time|prefix|prepend|append|when|must|start|beginning|first|prior|all|any/,
+  R8: /ignor|disregard|forget|overrid|bypass|skip|you are now|instructions?\s*:|follow|your (?:new|real|actual|true)/,
+  R9: /\bnot\b|n't|never|without|silent|secret|covert|quiet|discreet|surreptitious|stealth|keep|upset|worry|alarm|scare|confuse|annoy|concern|obvious|hide|implementation detail/,
+  R10: /otherwise|required|necessary|mandatory|needed|essential|crash|lost|work|blocked|violate|fail/,
+};
+
+function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: keyof typeof GATE, patterns: Pattern[]): void {
+  if (!GATE[ruleId].test(view.text)) return;
   for (const { re, severity, message } of patterns) {
     for (const m of matches(view, re)) sink.phrase(view, scope, ruleId, severity, m.index, m.index + m[0].length, message);
   }
@@ -83,7 +93,7 @@ export function scanInstructions(view: TextView, scope: Scope, sink: FindingSink
   const t = view.text;
   if (t.length < 6) return;
   run(view, scope, sink, "R6", R6);
-  for (const re of [BOLD_TAG, LABEL]) {
+  for (const re of /\*\*|system|assistant|developer/.test(t) ? [BOLD_TAG, LABEL] : []) {
     for (const m of matches(view, re)) {
       const ev = view.evidence(m.index, m.index + m[0].length);
       const raw = view.raw.slice(ev.start, ev.end);
