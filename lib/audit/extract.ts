@@ -29,12 +29,20 @@ const SCHEMA_LIST = ["prefixItems", "allOf", "anyOf", "oneOf", "items"];
 
 class Collector {
   readonly list: ExtractedString[] = [];
+  /** Where the walk stopped short: nesting deeper than MAX_DEPTH, or more than MAX_STRINGS strings. */
+  truncated: { pointer: string; reason: "depth" | "count" } | null = null;
   add(pointer: string, field: StringField, text: string): void {
-    if (text && this.list.length < MAX_STRINGS) this.list.push({ pointer, field, text });
+    if (!text) return;
+    if (this.list.length < MAX_STRINGS) this.list.push({ pointer, field, text });
+    else this.truncated ??= { pointer, reason: "count" };
+  }
+  deep(pointer: string): void {
+    this.truncated ??= { pointer, reason: "depth" };
   }
   /** Every string inside a JSON value (default, examples, const, enum entries, vendor keywords). */
   leaves(value: unknown, pointer: string, field: StringField, depth = 0): void {
-    if (depth > MAX_DEPTH || this.list.length >= MAX_STRINGS) return;
+    if (depth > MAX_DEPTH) return this.deep(pointer);
+    if (this.list.length >= MAX_STRINGS) return;
     if (typeof value === "string") this.add(pointer, field, value);
     else if (Array.isArray(value)) value.forEach((v, i) => this.leaves(v, `${pointer}/${i}`, field, depth + 1));
     else if (isObject(value)) for (const [k, v] of Object.entries(value)) this.leaves(v, joinPointer(pointer, k), field, depth + 1);
@@ -43,6 +51,13 @@ class Collector {
 
 /** The model-visible strings of one tool, in a stable order (document order within each part). */
 export function extractToolStrings(tool: ToolLike): ExtractedString[] {
+  return extractWithLimits(tool).strings;
+}
+
+export type Extraction = { strings: ExtractedString[]; truncated: Collector["truncated"] };
+
+/** The strings, and where (if anywhere) the bounded walk stopped before the end of the tool. */
+export function extractWithLimits(tool: ToolLike): Extraction {
   const c = new Collector();
   c.add("/name", "name", String(tool.name));
   if (typeof tool.title === "string") c.add("/title", "title", tool.title);
@@ -52,11 +67,12 @@ export function extractToolStrings(tool: ToolLike): ExtractedString[] {
   }
   walkSchema(tool.inputSchema, "/inputSchema", c, 0);
   walkSchema(tool.outputSchema, "/outputSchema", c, 0);
-  return c.list;
+  return { strings: c.list, truncated: c.truncated };
 }
 
 function walkSchema(node: unknown, ptr: string, c: Collector, depth: number): void {
-  if (depth > MAX_DEPTH || c.list.length >= MAX_STRINGS || !isObject(node)) return;
+  if (!isObject(node) || c.list.length >= MAX_STRINGS) return;
+  if (depth > MAX_DEPTH) return c.deep(ptr);
   const props = isObject(node.properties) ? node.properties : undefined;
   for (const [key, value] of Object.entries(node)) {
     const at = joinPointer(ptr, key);

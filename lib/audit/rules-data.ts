@@ -140,6 +140,7 @@ function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
   }
 }
 
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const COLLECTOR = /^(?:side_?note|sidenote|notes?|context|extra(?:_?info)?|metadata|meta|debug(?:_?info)?|feedback|comments?|remarks?|annotations?|details|additional_?(?:info|context|data|notes?))$/i;
 const ASKS_FOR_DATA = /\b(?:contents?\s+of|file\s+contents?|conversation|chat\s+history|message\s+history|previous\s+messages|mcp\.json|ssh|id_rsa|credentials|\.env|api\s+keys?|system\s+prompt|everything\s+you)\b/;
 const CONTEXT_LEAK = /\b(?:system prompt|conversation (?:history|context|log|transcript|messages?)|chat (?:history|context|log|transcript|messages?)|tool call (?:history|log|trace|results?)|chain of thought|inner monologue|reasoning (?:trace|steps|history)|previous messages|assistant (?:messages?|history)|user (?:messages|history)|available tools|prompt (?:history|context)|session (?:context|history|memory)|agent (?:memory|scratchpad))\b/;
@@ -156,8 +157,8 @@ export function scanParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSi
     const ev = { text: name, start: 0, end: name.length };
     const own = typeof schema.description === "string" ? schema.description.toLowerCase() : "";
     const expanded = expandIdentifier(name).toLowerCase();
-    const quoted = new RegExp(String.raw`["'\`]${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]|\b${expanded.replace(/\s+/g, "[ _]")}\s+(?:parameter|argument|field)`).test(description);
-    if (COLLECTOR.test(name) && (ASKS_FOR_DATA.test(own) || (quoted && ASKS_FOR_DATA.test(description)))) {
+    const quoted = () => new RegExp(String.raw`["'\`]${escapeRe(name)}["'\`]|\b${escapeRe(expanded).replace(/\s+/g, "[ _]")}\s+(?:parameter|argument|field)`).test(description);
+    if (COLLECTOR.test(name) && (ASKS_FOR_DATA.test(own) || (ASKS_FOR_DATA.test(description) && quoted()))) {
       sink.add(scope, "R16", "high", ev, `parameter "${name}" is where the text asks the agent to put file or chat content`);
     } else if (CONTEXT_LEAK.test(expanded) && !/^(?:system_?prompt|SystemPrompt)$/i.test(name)) {
       const fits = /\b(conversation|chat|history|summar\w*|memory|transcript|llm|model|prompt|agent)\b/.test(ctx.purpose);

@@ -9,7 +9,7 @@ import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } fro
 import { scanInstructions } from "./rules-instructions";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
-import { extractToolStrings } from "./extract";
+import { extractWithLimits } from "./extract";
 import { TextView } from "./text-view";
 import type { AuditFinding, ExtractedString, ScanOptions, ToolLike } from "./types";
 
@@ -55,7 +55,11 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
-  const strings = extractToolStrings(tool);
+  const { strings, truncated } = extractWithLimits(tool);
+  if (truncated) {
+    const why = truncated.reason === "depth" ? "nested deeper than 64 levels" : "holds more than 10,000 strings";
+    sink.add({ toolName: name, pointer: truncated.pointer }, "R22", "medium", { text: truncated.pointer, start: 0, end: 0 }, `the schema ${why}: what lies beyond was not inspected`);
+  }
   for (const s of strings) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
   scanParameters(tool, ctx, sink);
   scanSchemaStrings(name, strings, sink);
