@@ -38,7 +38,7 @@ const RULE_CUE: Partial<Record<AuditRuleId, CueClass>> = {
 const EXTRA: Array<{ cue: CueClass; re: RegExp; message: string }> = [
   { cue: "agent-instruction", re: /\byou\s+(?:must|should|need\s+to|have\s+to|are\s+required\s+to)\b|\b(?:make|be)\s+sure\s+to\b|\bensure\s+(?:that\s+)?you\b|\bbefore\s+(?:returning|responding|answering|replying|proceeding|continuing|calling|invoking|using)\s*,/g, message: "an obligation aimed at the agent" },
   { cue: "tool-reference", re: /\b(?:call|calls|calling|invoke|invokes|invoking)\s+(?:the\s+)?[a-z0-9][a-z0-9_.-]*\s+tool\b|\b(?:use|uses|using|with|via|through)\s+(?:the\s+)?[a-z0-9]+[_.-][a-z0-9_.-]*\s+tool\b|\btool\s+named\s+['"`]?[a-z0-9][a-z0-9_.-]*/g, message: "a reference to another tool" },
-  { cue: "url", re: /[\w.+-]+@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\+\d[\d\s-]{7,}\d/g, message: "a destination (email address or phone number)" },
+  { cue: "url", re: /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\+\d[\d\s-]{7,}\d/g, message: "a destination (email address or phone number)" },
 ];
 
 export type CueHit = { pointer: string; field?: StringField; evidence: Evidence; message: string };

@@ -50,7 +50,7 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
   { re: /\binstead\s+of\s+[^.\n]{0,60}?\b(?:always|only)\s+(?:use|call|prefer)\s+this\s+(?:tool|function)/g, severity: "high", message: "claims precedence over another tool" },
   { re: /\balways\s+prefer\s+this\s+(?:tool|function)\b/g, severity: "medium", message: "claims precedence over other tools" },
   { re: /\b(?:replaces|supersedes|overrides)\s+(?:the\s+)?([\w.-]+)\s+(?:tool|function)\b/g, severity: "medium", message: "claims to replace another tool", target: 1 },
-  { re: /\b([\w.-]*[_.-][\w.-]*|the\s+\w+\s+(?:tool|server))\s+(?:tool\s+|function\s+)?is\s+(?:deprecated\s+and\s+)?(?:unsafe|compromised|malicious|insecure|broken|disabled)\b/g, severity: "medium", message: "disparages another tool", target: 1 },
+  { re: /(?<![\w.-])([\w-]{1,60}[_.-][\w.-]{1,60}|the\s+\w+\s+(?:tool|server))\s+(?:tool\s+|function\s+)?is\s+(?:deprecated\s+and\s+)?(?:unsafe|compromised|malicious|insecure|broken|disabled)\b/g, severity: "medium", message: "disparages another tool", target: 1 },
   { re: /\b(?:call|use|invoke)\s+(?:the\s+)?(?:bash|shell|exec|terminal|command|cmd)\s+(?:tool|function)\b[^\n]{0,40}\b(?:run|execute|curl|wget|nc|python|perl|ruby|node)\b/g, severity: "high", message: "drives a shell tool to run a command" },
 ];
 

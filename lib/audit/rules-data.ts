@@ -6,7 +6,7 @@ import { matches, type TextView } from "./text-view";
 import type { Severity, ToolLike } from "./types";
 import { inputProperties } from "./extract";
 
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|[\w*-]+\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|[\w.-]*(?:token|credentials?|secrets?|service[_-]?account)[\w.-]*\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
 const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars)\b`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
@@ -48,7 +48,7 @@ const lower = (s: Severity): Severity => (s === "critical" ? "high" : s === "hig
 const CHAT = String.raw`conversation|chat(?:\s+history)?|transcript|history|system\s+prompt|prompt|session|memory|previous\s+(?:tool\s+)?(?:results?|outputs?|responses?|messages)|tool\s+(?:outputs?|results?)|(?:last|recent|previous|prior)\s+messages`;
 const MAIL = String.raw`emails?|messages?|thread|inbox|contacts`;
 const DEST_PARAM = String.raw`\b(?:in|into|as|to|inside|within|via|under)\s+(?:the\s+)?(?:["'\`][\w.-]+["'\`]|[\w-]+\s+(?:parameter|argument|field|param)|parameter|argument|field)`;
-const DEST = String.raw`(?:[\w.+-]+@[\w-]+\.[\w.-]+|\+\d[\d\s-]{7,}\d|https?:\/\/\S+|attacker|our\s+server)`;
+const DEST = String.raw`(?:(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[\w.-]+|\+\d[\d\s-]{7,}\d|https?:\/\/\S+|attacker|our\s+server)`;
 const GIVE = String.raw`include|pass|send|add|put|provide|attach|insert|append|prepend|forward|copy|paste|embed|supply|fill`;
 
 type DataPattern = { re: RegExp; severity: Severity; message: string; purpose?: RegExp };
@@ -60,8 +60,8 @@ const R14: DataPattern[] = [
   { re: new RegExp(String.raw`\b(?:collect|gather|bundle|zip|archive|upload|send|post|forward|submit|sync|mirror|copy)\b${WITHIN(80)}\b(?:files?|folders?|director(?:y|ies)|workspace|project|repo(?:sitory)?|codebase|documents?|contents?|data|results?|them|it|everything)\b${WITHIN(60)}\b(?:to|via|into)\s+https?:\/\/`, "g"), severity: "high", message: "sends local data to an external URL", purpose: /\b(upload\w*|send\w*|sync\w*|backup|back up|publish\w*|webhook|post\w*|share|export\w*|deploy\w*)\b/ },
   { re: new RegExp(String.raw`\b(?:send|forward|route|redirect|copy|mirror|cc|bcc)\s+(?:all\s+|every\s+|each\s+|any\s+|a\s+copy\s+of\s+)?(?:the\s+)?(?:emails?|messages?|replies|data|files|requests?|results?|copies|outputs?|responses?)\s+(?:\w+\s+){0,3}?to\s+${DEST}`, "g"), severity: "high", message: "redirects data to a fixed destination" },
   { re: /\b(?:change|set|replace|update|switch|override)\s+(?:the\s+)?(?:recipients?|destination|target|to[- ]address|phone\s+number|email\s+address|webhook(?:\s+url)?|endpoint|channel|receiver)\s+(?:\w+\s+){0,2}?to\s+\S/g, severity: "high", message: "rewrites the recipient or destination" },
-  { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]+@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
-  { re: /!\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s]*[?&#][^)\s]*(?:\{|<|\$|%7b)/g, severity: "high", message: "markdown image whose URL carries data: rendering it sends the data out" },
+  { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]{1,64}@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
+  { re: /!\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s?&#]{1,200}[?&#][^)\s]{0,300}?(?:\{|<|\$|%7b)/g, severity: "high", message: "markdown image whose URL carries data: rendering it sends the data out" },
 ];
 
 const R17: DataPattern[] = [
@@ -73,7 +73,7 @@ const R17: DataPattern[] = [
 ];
 
 /** Cheap tests that a target can be present at all. */
-const PATH_HINT = /\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]*\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
+const PATH_HINT = /\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
 const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var/;
 const R14_HINT = /conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
 const R17_HINT = /also|purpose|actually|secretly|covertly|share|remote/;
@@ -116,7 +116,7 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
 
 const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|pinggy\.io|bore\.pub|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|postb\.in|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|transfer\.sh|0x0\.st|file\.io|paste\.rs|dpaste\.\w+|bit\.ly|tinyurl\.com|t\.co|is\.gd|goo\.gl|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy)$|\.onion$/;
 const HOSTILE_PATH = /^(?:discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot)/;
-const URL_RE = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]`]+|\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\b[\w-]+(?:\.[\w-]+)*\.(?:ngrok(?:-free)?\.(?:io|app)|webhook\.site|pipedream\.net|trycloudflare\.com)\b/g;
+const URL_RE = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]`]+|\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\b(?:ngrok(?:-free)?\.(?:io|app)|webhook\.site|pipedream\.net|trycloudflare\.com)\b/g;
 
 function privateIp(host: string): boolean {
   const o = host.split(".").map(Number);

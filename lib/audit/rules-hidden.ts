@@ -112,17 +112,38 @@ export function scanEscapes(view: TextView, scope: Scope, sink: FindingSink): vo
   if (cr) sink.add(scope, "R2", "medium", view.rawEvidence(Math.max(0, cr.index - 20), Math.min(raw.length, cr.index + 60)), "carriage return or backspace that can overwrite text in a terminal");
 }
 
-const PADDING = /(?:[ \t\u00a0\u2000-\u200a\u3000]{40,}|(?:[ \t]*\r?\n){8,})(?=\S)/g;
+/** The first whitespace run with 40+ blanks in a row or 8+ line breaks that is followed by text (a linear scan: a regex backtracks badly on long trailing runs). */
+function paddingRun(raw: string): { start: number; end: number } | null {
+  let start = -1;
+  let blanks = 0;
+  let most = 0;
+  let breaks = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    const blank = c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+    if (blank || c === 0x0a || c === 0x0d) {
+      if (start < 0) [start, blanks, most, breaks] = [i, 0, 0, 0];
+      if (blank) most = Math.max(most, ++blanks);
+      else {
+        blanks = 0;
+        if (c === 0x0a) breaks++;
+      }
+      continue;
+    }
+    if (start >= 0 && (most >= 40 || breaks >= 8)) return { start, end: i };
+    start = -1;
+  }
+  return null;
+}
 
 /** R3 — off-screen padding before a payload, and HTML comments. */
 export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): void {
   const raw = view.raw;
   if (raw.length < 40) return;
-  PADDING.lastIndex = 0;
-  const pad = PADDING.exec(raw);
+  const pad = paddingRun(raw);
   if (pad) {
-    const after = pad.index + pad[0].length;
-    const width = pad[0].length;
+    const after = pad.end;
+    const width = pad.end - pad.start;
     sink.add(scope, "R3", "medium", view.rawEvidence(after, Math.min(raw.length, after + 120)), `${width} whitespace characters push the text that follows out of view`);
   }
   const comment = /<!--([\s\S]{0,4000}?)-->/.exec(raw);

@@ -29,7 +29,7 @@ export function schemaPoisoning(findings: readonly AuditFinding[], sink: Finding
 const EXFIL_NAME = /\b(?:content|contents|data|value|result|output|read|reading|fetch|get|dump|steal|exfil|extract|copy|upload|send|from)\b.{0,40}\b(?:ssh.{0,5}(?:id.rsa|key)|id.rsa|private.key|api.key|secret.key|credentials?|passwd|env.(?:secret|key|file|var)|aws.secret|access.token|auth.token|mcp.json|cursor.mcp)\b/;
 const DIRECTIVE_NAME = /\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:\w+\s+){0,2}\b(?:previous|prior|all|above|earlier|preceding|former|initial|original)\b\s+(?:\w+\s+){0,2}\b(?:instructions?|rules?|directives?|prompts?|constraints?|guidelines?|guardrails?|restrictions?|commands?)\b/;
 const SENTENCE_NAME = /\b(?:read|send|include|ignore|always|must|before|call|pass|upload|never|secretly)\b/;
-const COMMAND = /\$\(|`[^`]{3,}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
+const COMMAND = /\$\(|`[^`]{3,200}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
 const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
 const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder/i;
 const PATH_RE = new RegExp(PATH_TARGETS);

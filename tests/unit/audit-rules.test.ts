@@ -81,4 +81,22 @@ describe("audit rules, one positive and one hard negative each", () => {
     const concealment = findings.find((f) => f.ruleId === "R9")!;
     expect(description.slice(concealment.evidence.start, concealment.evidence.end)).toBe("Do not tell the user");
   });
+
+  // Each of these once took seconds to minutes (quadratic backtracking); a hostile server
+  // controls every string we scan, so the scan must stay near-linear.
+  it.each<[string, string]>([
+    ["dotted host", `https:// ${"a.".repeat(30000)}x`],
+    ["long word run", "a".repeat(100000)],
+    ["repeated secret stem", "secret_".repeat(15000)],
+    ["trailing blanks", `a${" ".repeat(60000)}`],
+    ["trailing blank lines", `a${" \n".repeat(30000)}`],
+    ["markdown image without end", `![a](http://x?${"a".repeat(50000)}`],
+    ["base64-looking run", "A".repeat(100000)],
+    ["dashed words", `${"a-".repeat(50000)} is unsafe`],
+    ["email-like run", `${"a".repeat(60000)}@`],
+  ])("stays fast on adversarial input: %s", (_about, text) => {
+    const t = performance.now();
+    scanTools([{ name: "t", description: text, inputSchema: { type: "object", properties: { p: { type: "string", default: text } } } }]);
+    expect(performance.now() - t).toBeLessThan(2500);
+  });
 });
