@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts"] },
+  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts", ".scratch/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
