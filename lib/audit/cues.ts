@@ -6,7 +6,7 @@ import type { CrossIndex } from "./rules-cross";
 import { scanOneTool } from "./scan-tools";
 import { TextView, matches } from "./text-view";
 import { extractToolStrings } from "./extract";
-import type { AuditFinding, AuditRuleId, CueClass, Evidence, StringField, ToolLike } from "./types";
+import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type CueClass, type Evidence, type Severity, type StringField, type ToolLike } from "./types";
 
 const RULE_CUE: Partial<Record<AuditRuleId, CueClass>> = {
   R1: "hidden-content",
@@ -41,15 +41,17 @@ const EXTRA: Array<{ cue: CueClass; re: RegExp; message: string }> = [
   { cue: "url", re: /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}\b|(?<![\w.])\+\d[\d\s-]{7,}\d/g, message: "a destination (email address or phone number)" },
 ];
 
-export type CueHit = { pointer: string; field?: StringField; evidence: Evidence; message: string };
+/** The first evidence of a cue class, and the severity of the finding it came from. */
+export type CueHit = { pointer: string; field?: StringField; evidence: Evidence; message: string; severity: Severity };
 
 /** Every cue class a tool carries, each with the first evidence of it. */
 export function toolCues(tool: ToolLike, index: CrossIndex, findings?: readonly AuditFinding[]): Map<CueClass, CueHit> {
   const cues = new Map<CueClass, CueHit>();
   for (const f of findings ?? scanOneTool(tool, index)) {
     const cue = RULE_CUE[f.ruleId];
-    if (!cue || f.discounted || cues.has(cue)) continue;
-    cues.set(cue, { pointer: f.pointer, field: f.field, evidence: f.evidence, message: `${f.ruleId} ${f.message}` });
+    if (!cue || f.discounted) continue;
+    const prev = cues.get(cue);
+    if (!prev || SEVERITY_RANK[f.severity] > SEVERITY_RANK[prev.severity]) cues.set(cue, { pointer: f.pointer, field: f.field, evidence: f.evidence, message: `${f.ruleId} ${f.message}`, severity: f.severity });
   }
   for (const s of extractToolStrings(tool)) {
     if (s.field === "name" || s.field === "property-name" || s.field === "required") continue;
@@ -58,7 +60,7 @@ export function toolCues(tool: ToolLike, index: CrossIndex, findings?: readonly 
       if (cues.has(cue)) continue;
       for (const m of matches(view, re)) {
         if (view.framed(m.index, m.index + m[0].length)) continue;
-        cues.set(cue, { pointer: s.pointer, field: s.field, evidence: view.evidence(m.index, m.index + m[0].length), message });
+        cues.set(cue, { pointer: s.pointer, field: s.field, evidence: view.evidence(m.index, m.index + m[0].length), message, severity: "medium" });
         break;
       }
     }

@@ -87,10 +87,15 @@ export function scanChange(input: ChangeInput): AuditFinding[] {
   const judge = (b: ToolLike, a: ToolLike, findings: readonly DiffFinding[]) => {
     const toolName = String(a.name);
     // One finding per place: every cue class the change introduced there, the first as evidence.
+    // High, or critical when the change brought three or more risky classes, or content that is
+    // critical on its own (a decoded hidden message, a schema identifier that is an instruction).
+    const introduced = introducedCues(b, a, bIndex, aIndex);
+    const risky = introduced.filter(([cue]) => !MEDIUM_CUES.has(cue));
+    const escalate = risky.length >= 3 || risky.some(([, hit]) => hit.severity === "critical");
     const byPointer = new Map<string, Array<[CueClass, CueHit]>>();
-    for (const [cue, hit] of introducedCues(b, a, bIndex, aIndex)) byPointer.set(hit.pointer, [...(byPointer.get(hit.pointer) ?? []), [cue, hit]]);
+    for (const [cue, hit] of introduced) byPointer.set(hit.pointer, [...(byPointer.get(hit.pointer) ?? []), [cue, hit]]);
     for (const [pointer, hits] of byPointer) {
-      const severity: Severity = hits.every(([cue]) => MEDIUM_CUES.has(cue)) ? "medium" : "high";
+      const severity: Severity = hits.every(([cue]) => MEDIUM_CUES.has(cue)) ? "medium" : escalate ? "critical" : "high";
       const [, first] = hits[0]!;
       const what = hits.map(([cue, hit]) => `${cue} (${hit.message})`).join("; ");
       sink.add({ toolName, pointer, field: first.field }, "R26", severity, first.evidence, `the change introduced ${what}`);
