@@ -6,3 +6,6 @@ console.log("");
 const { runDiffBench } = await import("./diff");
 await runDiffBench();
 export {};
+console.log("");
+const { runAuditBench } = await import("./audit");
+await runAuditBench();

@@ -5,6 +5,7 @@ const USAGE = `usage: toolwatch <command> [options]
 commands:
   snapshot   connect to one MCP server, list every tool, print the snapshot (no database)
   diff       compare two tool lists (files) and classify every change; --fail-on ERR|WARN for CI
+  scan       scan a tool list (file or -) offline for tool poisoning; --json, --sarif, --fail-on critical|high|medium|low for CI
   admin      manage the instance: create-team, list-teams, create-key, list-keys, revoke-key
              (uses the same database as "npm start", also while it runs)
 
@@ -18,6 +19,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./snapshot-command")).runSnapshotCommand(rest);
     case "diff":
       return (await import("./diff-command")).runDiffCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    case "scan":
+      return (await import("./scan-command")).runScanCommand(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
     case "admin":
       return (await import("./admin-command")).runAdminCommand(rest);
     case undefined:

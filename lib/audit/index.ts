@@ -8,5 +8,5 @@ export { scanChange, classifyChange } from "./history";
 export { aggregateSeverity, overallSeverity, SEVERITY_WEIGHT, type Aggregate } from "./severity";
 export { buildAuditReport, type AuditReport, type ToolVerdict } from "./report";
 export { renderAuditText, type RenderOptions } from "./render-text";
-export { toSarif, stableHash, SARIF_LEVEL, SECURITY_SEVERITY, DEFAULT_INFORMATION_URI, type SarifOptions } from "./sarif";
+export { toSarif, stableHash, SARIF_LEVEL, SECURITY_SEVERITY, type SarifOptions } from "./sarif";
 export * from "./types";

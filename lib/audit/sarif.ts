@@ -7,8 +7,6 @@ import type { AuditReport } from "./report";
 import type { AuditFinding, Severity } from "./types";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
-/** Where the driver points for documentation; override with `informationUri`. */
-export const DEFAULT_INFORMATION_URI = "https://github.com/toolwatch/toolwatch/blob/main/docs/detection-rules.md";
 
 export type SarifLevel = "error" | "warning" | "note";
 export const SARIF_LEVEL: Record<Severity, SarifLevel> = { critical: "error", high: "error", medium: "warning", low: "note", info: "note" };
@@ -79,7 +77,8 @@ export function toSarif(report: AuditReport, options: SarifOptions) {
     version: "2.1.0" as const,
     runs: [
       {
-        tool: { driver: { name: "toolwatch", informationUri: options.informationUri ?? DEFAULT_INFORMATION_URI, ...(options.toolVersion ? { version: options.toolVersion } : {}), rules } },
+        tool: { driver: { name: "toolwatch", // The project has no public home yet: the driver links documentation only when told where it is.
+            ...(options.informationUri ? { informationUri: options.informationUri } : {}), ...(options.toolVersion ? { version: options.toolVersion } : {}), rules } },
         results,
         columnKind: "utf16CodeUnits" as const,
       },
