@@ -31,6 +31,12 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.members() });
         return;
       }
+      if (event.type === "alert:changed") {
+        // Opened, updated, decided or resolved: every list and count, and that alert's page.
+        void queryClient.invalidateQueries({ queryKey: queryKeys.alerts() });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
+        return;
+      }
       void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
       if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
+import { useOpenAlertCount } from "../_hooks/alert-queries";
 import { api } from "../_hooks/api";
 import type { Me, Permission } from "../_hooks/types";
 import { LiveIndicator } from "./LiveIndicator";
@@ -10,12 +11,18 @@ import { TeamSwitcher } from "./TeamSwitcher";
 
 const LINKS: { href: string; label: string; needs: Permission }[] = [
   { href: "/", label: "Fleet", needs: "team:read" },
+  { href: "/alerts", label: "Alerts", needs: "team:read" },
   { href: "/team", label: "Team", needs: "team:read" },
+  { href: "/team/webhooks", label: "Webhooks", needs: "webhook:manage" },
   { href: "/team/keys", label: "API keys", needs: "key:manage" },
   { href: "/team/audit", label: "Audit log", needs: "audit:read" },
 ];
 
-const isCurrent = (pathname: string, href: string) => (href === "/" ? pathname === "/" || pathname.startsWith("/servers") : pathname === href);
+const isCurrent = (pathname: string, href: string) => {
+  if (href === "/") return pathname === "/" || pathname.startsWith("/servers");
+  if (href === "/alerts") return pathname === "/alerts" || pathname.startsWith("/alerts/");
+  return pathname === href;
+};
 
 export function TopBar({ me }: { me: Me }) {
   const pathname = usePathname();
@@ -30,6 +37,7 @@ export function TopBar({ me }: { me: Me }) {
         {links.map((l) => (
           <Link key={l.href} href={l.href} aria-current={isCurrent(pathname, l.href) ? "page" : undefined}>
             {l.label}
+            {l.href === "/alerts" ? <OpenAlertsBadge /> : null}
           </Link>
         ))}
         <Link href="/teams/new" className="subtle" aria-current={pathname === "/teams/new" ? "page" : undefined}>
@@ -44,6 +52,18 @@ export function TopBar({ me }: { me: Me }) {
         <SignOutButton />
       </div>
     </header>
+  );
+}
+
+/** How many alerts wait for someone; nothing when none do. */
+function OpenAlertsBadge() {
+  const { data } = useOpenAlertCount(null);
+  if (!data || data.count === 0) return null;
+  const text = data.capped ? `${data.count - 1}+` : String(data.count);
+  return (
+    <span className="nav-count" data-testid="open-alert-count" aria-label={`${text} open`}>
+      {text}
+    </span>
   );
 }
 

@@ -22,6 +22,13 @@ export const queryKeys = {
   invitation: (id: string) => ["invitation", id] as const,
   keys: () => ["keys"] as const,
   audit: () => ["audit"] as const,
+  /** Every alert list and count: one alert:changed event refetches them all. */
+  alerts: () => ["alerts"] as const,
+  alertList: (filters: Record<string, string>) => ["alerts", "list", filters] as const,
+  alertCount: (serverId: string | null) => ["alerts", "count", serverId ?? "all"] as const,
+  alert: (id: string) => ["alert", id] as const,
+  webhooks: () => ["webhooks"] as const,
+  deliveries: (webhookId: string) => ["webhooks", webhookId, "deliveries"] as const,
 };
 
 /** Who is signed in, in which team, with which permissions. A 401 is an answer, not a failure. */

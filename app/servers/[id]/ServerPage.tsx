@@ -8,6 +8,7 @@ import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
 import { diffHref, toolHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
+import { ServerAudit } from "./ServerAudit";
 import { Timeline } from "./Timeline";
 
 export function ServerPage({ id }: { id: string }) {
@@ -61,6 +62,7 @@ export function ServerPage({ id }: { id: string }) {
             </>
           ) : null}
         </dd>
+        <ServerAudit server={server} />
         {server.envKeys.length ? (
           <>
             <dt>Env (values hidden)</dt>

@@ -20,6 +20,11 @@ const ACTIONS: Record<string, string> = {
   "alert.acknowledged": "acknowledged an alert",
   "alert.approved": "approved a change",
   "alert.rejected": "rejected a change",
+  "baseline.auto_accepted": "accepted a wording-only change as the new baseline",
+  "webhook.created": "added a webhook",
+  "webhook.updated": "changed a webhook",
+  "webhook.deleted": "deleted a webhook",
+  "webhook.tested": "sent a test delivery",
 };
 
 /** The event's details as one line of text (values are user- or server-supplied: never HTML). */
