@@ -41,7 +41,7 @@ export async function approveAlert(ctx: ServiceContext, alertId: string, raw: un
     } else {
       throw new AppError("CONFLICT", "There is no tool version to approve in this alert: acknowledge it instead", { kind: alert.kind });
     }
-    await resolveAlert(tx, ctx.tenantId, alert, "approved", by, { comment });
+    await resolveAlert(tx, ctx.tenantId, alert, "approved", by, { comment, notify: true });
     await recordAudit(tx, ctx, "alert.approved", { type: "alert", id: alert.id }, {
       server: alert.server.name,
       serverId: alert.serverId,

@@ -75,7 +75,7 @@ describe("alert evaluation against baselines", () => {
     expect(rules).toEqual(expect.arrayContaining(["R6", "R12", "R13", "R26"]));
     expect(findings.some((f) => f.evidence?.text.includes("id_rsa"))).toBe(true);
     expect(findings.some((f) => f.source === "diff" && f.ruleId === "new-required-request-property")).toBe(true);
-    expect(findings[0]!.severity).toBe("high"); // most severe first
+    expect(findings[0]!.severity).toBe("critical"); // most severe first (R26: three new risky cue classes)
     await waitFor("alert:changed NOTIFY", async () => events.filter((e) => e.type === "alert:changed" && e.alertId === alert!.id), (e) => e.length >= 1);
   });
 
