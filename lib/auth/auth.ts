@@ -54,6 +54,7 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/invite-member",
   "/organization/cancel-invitation",
   "/organization/accept-invitation",
+  "/organization/reject-invitation",
   "/organization/update-member-role",
   "/organization/remove-member",
   "/organization/leave",

@@ -19,6 +19,7 @@ const CLOSED: { method: "GET" | "POST"; path: string; body: (x: Fixture) => unkn
   { method: "POST", path: "/organization/invite-member", body: (x) => ({ organizationId: x.a.id, email: "side@access.test", role: "admin" }) },
   { method: "POST", path: "/organization/cancel-invitation", body: (x) => ({ invitationId: x.invitationA }) },
   { method: "POST", path: "/organization/accept-invitation", body: (x) => ({ invitationId: x.invitationA }) },
+  { method: "POST", path: "/organization/reject-invitation", body: (x) => ({ invitationId: x.invitationA }) },
   { method: "POST", path: "/organization/update-member-role", body: (x) => ({ organizationId: x.a.id, memberId: x.viewerMemberA, role: "admin" }) },
   { method: "POST", path: "/organization/remove-member", body: (x) => ({ organizationId: x.a.id, memberIdOrEmail: x.viewerMemberA }) },
   { method: "POST", path: "/organization/leave", body: (x) => ({ organizationId: x.a.id }) },

@@ -54,6 +54,8 @@ const ROUTES: Spec[] = [
   { method: "POST", path: "/api/v1/servers/:id/refresh", allowed: atLeast("member"), ok: 202, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/servers/:id/snapshots", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/snapshots/:id", allowed: everyone, ok: 200, prepare: async () => ({ id: f.snapshotId }) },
+  { method: "GET", path: "/api/v1/servers/:id/diff", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
+  { method: "GET", path: "/api/v1/servers/:id/tools/alpha/history", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/members", allowed: everyone, ok: 200 },
   { method: "PATCH", path: "/api/v1/members/:id", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: (await addBareMember(f.team, "viewer")).memberId, body: { role: "member" } }) },
   { method: "DELETE", path: "/api/v1/members/:id", allowed: atLeast("admin"), ok: 204, prepare: async () => ({ id: (await addBareMember(f.team, "viewer")).memberId }) },
@@ -72,7 +74,20 @@ const ROUTES: Spec[] = [
   { method: "POST", path: "/api/v1/alerts/:id/approve", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshAlert(), body: { hash: "h-role" } }) },
   { method: "POST", path: "/api/v1/alerts/:id/reject", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshAlert() }) },
   { method: "POST", path: "/api/v1/alerts/acknowledge", allowed: atLeast("member"), ok: 200, prepare: async () => ({ body: { ids: [await freshAlert()] } }) },
+  { method: "GET", path: "/api/v1/webhooks", allowed: atLeast("admin"), ok: 200 },
+  { method: "POST", path: "/api/v1/webhooks", allowed: atLeast("admin"), ok: 201, prepare: async () => ({ body: webhookBody() }) },
+  { method: "GET", path: "/api/v1/webhooks/:id", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: await freshWebhook() }) },
+  { method: "PATCH", path: "/api/v1/webhooks/:id", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: await freshWebhook(), body: { enabled: false } }) },
+  { method: "DELETE", path: "/api/v1/webhooks/:id", allowed: atLeast("admin"), ok: 204, prepare: async () => ({ id: await freshWebhook() }) },
+  { method: "GET", path: "/api/v1/webhooks/:id/deliveries", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: await freshWebhook() }) },
+  { method: "POST", path: "/api/v1/webhooks/:id/test", allowed: atLeast("admin"), ok: 202, prepare: async () => ({ id: await freshWebhook() }) },
 ];
+
+const webhookBody = () => ({ name: `hook-${uniq()}`, url: "http://127.0.0.1:9/hook", format: "json", minSeverity: "low" });
+
+async function freshWebhook(): Promise<string> {
+  return expectStatus(await call("POST", "/api/v1/webhooks", { as: f.sessions.owner, body: webhookBody() }), 201).json.id;
+}
 
 /** An open alert about a version (hash "h-role") of a tool of the team's server, for one decision. */
 async function freshAlert(): Promise<string> {
