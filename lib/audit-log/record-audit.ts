@@ -23,7 +23,14 @@ export type AuditAction =
   | "webhook.created"
   | "webhook.updated"
   | "webhook.deleted"
-  | "webhook.tested";
+  | "webhook.tested"
+  | "view.created"
+  | "view.updated"
+  | "view.deleted"
+  | "view.pinned"
+  | "view.unpinned"
+  | "share.created"
+  | "share.revoked";
 
 export function actorLabel(actor: Actor): string {
   return actor.kind === "system" ? `system (${actor.id})` : actor.label;

@@ -29,6 +29,12 @@ import * as webhookDeliveriesRoute from "../../app/api/v1/webhooks/[id]/deliveri
 import * as webhookRoute from "../../app/api/v1/webhooks/[id]/route";
 import * as webhookTestRoute from "../../app/api/v1/webhooks/[id]/test/route";
 import * as webhooksRoute from "../../app/api/v1/webhooks/route";
+import * as viewRoute from "../../app/api/v1/views/[id]/route";
+import * as viewShareRoute from "../../app/api/v1/views/[id]/share/route";
+import * as viewSharesRoute from "../../app/api/v1/views/[id]/shares/route";
+import * as viewsRoute from "../../app/api/v1/views/route";
+import * as shareRevokeRoute from "../../app/api/v1/shares/[token]/route";
+import * as sharedViewRoute from "../../app/api/v1/share/[token]/route";
 import { getAuth } from "../../lib/auth/auth";
 import type { Role, ServiceContext } from "../../lib/context";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
@@ -71,6 +77,12 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/alerts/:id/reject", alertRejectRoute],
   ["/api/v1/alerts/:id", alertRoute],
   ["/api/v1/alerts", alertsRoute],
+  ["/api/v1/views/:id/share", viewShareRoute],
+  ["/api/v1/views/:id/shares", viewSharesRoute],
+  ["/api/v1/views/:id", viewRoute],
+  ["/api/v1/views", viewsRoute],
+  ["/api/v1/shares/:token", shareRevokeRoute],
+  ["/api/v1/share/:token", sharedViewRoute],
 ];
 const COMPILED = ROUTES.map(([pattern, module]) => ({
   pattern,

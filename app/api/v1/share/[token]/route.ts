@@ -1,0 +1,22 @@
+import { getDb } from "../../../../../lib/db";
+import { resolveShare } from "../../../../../lib/views/resolve-share";
+import { route } from "../../../../_lib/http";
+
+export const dynamic = "force-dynamic";
+
+type TokenParams = { params: Promise<{ token: string }> };
+
+/**
+ * PUBLIC: the data behind a share link, no sign-in. The token is the only credential, so nothing
+ * here may depend on a session; 404 alike for unknown, expired and revoked links; never cached.
+ */
+const handler = route(async (_request: Request, { params }: TokenParams) => resolveShare(getDb(), (await params).token));
+
+export async function GET(request: Request, context: TokenParams): Promise<Response> {
+  const response = await handler(request, context);
+  // Errors too: a 404 must not be cached while a link is revoked/recreated; the token is in the URL.
+  response.headers.set("Cache-Control", "no-store");
+  response.headers.set("Referrer-Policy", "no-referrer");
+  response.headers.set("X-Robots-Tag", "noindex");
+  return response;
+}

@@ -1,0 +1,124 @@
+import type { Db } from "../db";
+import type { ServiceContext } from "../context";
+import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import type { ServerSummary } from "../servers/server-dto";
+import { listServers } from "../servers/list-servers";
+import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import type { SharedTool, SharedViewDto } from "./view-dto";
+import { resolveRange, ViewFilters } from "./view-input";
+import { hashShareToken, SHARE_TOKEN } from "./share-links";
+
+// The public side of a share link: no sign-in, so everything here is an allow-list. Only the
+// view's servers, their current tools and their alerts leave, and only the fields named below:
+// never connection targets, env or header names, errors, or anything of another server.
+
+const ALERT_LIMIT = 200;
+const gone = () => new AppError("NOT_FOUND", "This share link does not exist, has expired or was revoked");
+
+/** The shared view's data for a token; unknown, expired and revoked tokens are the same 404. Counts the access. */
+export async function resolveShare(db: Db, token: string, now = new Date()): Promise<SharedViewDto> {
+  if (!SHARE_TOKEN.test(token)) throw gone();
+  const link = await db.shareLink.findUnique({ where: { tokenHash: hashShareToken(token) }, include: { view: true } });
+  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= now.getTime())) throw gone();
+  // Conditional bump: a revoke that lands between the read and here still wins.
+  const { count } = await db.shareLink.updateMany({
+    where: { id: link.id, revokedAt: null },
+    data: { lastAccessAt: now, accessCount: { increment: 1 } },
+  });
+  if (count === 0) throw gone();
+
+  const parsed = ViewFilters.safeParse(link.view.filters);
+  const filters: ViewFilters = parsed.success ? parsed.data : {};
+  const ctx: ServiceContext = { tenantId: link.tenantId, db, actor: { kind: "system", id: `share:${link.id}` } };
+  const servers = sortServers((await listServers(ctx)).filter((s) => matchesServer(s, filters)), filters.sort);
+  const toolsByServer = await currentTools(ctx, servers.map((s) => s.id));
+  const alerts = await sharedAlerts(ctx, servers.map((s) => s.id), filters, now);
+  return {
+    view: { name: link.view.name, filters },
+    servers: servers.map((s) => ({
+      id: s.id,
+      name: s.name,
+      status: s.status,
+      transport: s.transport,
+      tags: s.tags,
+      protocolVersion: s.protocolVersion,
+      toolCount: s.toolCount,
+      lastChangeAt: s.lastChangeAt,
+      tools: toolsByServer.get(s.id) ?? [],
+    })),
+    alerts,
+    generatedAt: now.toISOString(),
+  };
+}
+
+export function matchesServer(server: ServerSummary, filters: ViewFilters): boolean {
+  const f = filters.servers;
+  if (!f) return true;
+  if (f.tags?.length && !f.tags.every((t) => server.tags.includes(t))) return false;
+  if (f.statuses?.length && !(f.statuses as string[]).includes(server.status)) return false;
+  if (f.transports?.length && !(f.transports as string[]).includes(server.transport)) return false;
+  if (f.query && !server.name.toLowerCase().includes(f.query.toLowerCase())) return false;
+  return true;
+}
+
+function sortServers(servers: ServerSummary[], sort: ViewFilters["sort"]): ServerSummary[] {
+  if (!sort) return servers; // listServers: by name
+  const sign = sort.dir === "desc" ? -1 : 1;
+  const key = (s: ServerSummary): string | number | null => s[sort.by];
+  return [...servers].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    if (x === y) return a.name.localeCompare(b.name);
+    if (x === null) return 1; // missing values last either way
+    if (y === null) return -1;
+    return sign * (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y)));
+  });
+}
+
+/** Each server's latest snapshot's tools, projected to the public fields. */
+async function currentTools(ctx: ServiceContext, serverIds: string[]): Promise<Map<string, SharedTool[]>> {
+  if (serverIds.length === 0) return new Map();
+  const latest = await ctx.db.snapshot.findMany({
+    where: { tenantId: ctx.tenantId, serverId: { in: serverIds } },
+    orderBy: [{ serverId: "asc" }, { takenAt: "desc" }],
+    distinct: ["serverId"],
+    select: { serverId: true, toolVersionIds: true },
+  });
+  const entries = await Promise.all(
+    latest.map(async (s) => [s.serverId, (await loadSnapshotTools(ctx, s.toolVersionIds)).map((t) => toSharedTool(t.definition))] as const),
+  );
+  return new Map(entries);
+}
+
+function toSharedTool(def: Record<string, unknown>): SharedTool {
+  const text = (v: unknown) => (typeof v === "string" ? v : null);
+  const annotations = def.annotations && typeof def.annotations === "object" ? (def.annotations as Record<string, unknown>) : null;
+  return {
+    name: String(def.name ?? ""),
+    title: text(def.title) ?? text(annotations?.title),
+    description: text(def.description),
+    inputSchema: def.inputSchema ?? null,
+    outputSchema: def.outputSchema ?? null,
+    annotations,
+  };
+}
+
+async function sharedAlerts(ctx: ServiceContext, serverIds: string[], filters: ViewFilters, now: Date): Promise<SharedViewDto["alerts"]> {
+  if (serverIds.length === 0) return [];
+  const { from, to } = resolveRange(filters.timeRange, now);
+  const where: Prisma.AlertWhereInput = {
+    tenantId: ctx.tenantId,
+    serverId: { in: serverIds },
+    ...(filters.alerts?.kinds?.length ? { kind: { in: filters.alerts.kinds } } : {}),
+    ...(filters.alerts?.severities?.length ? { severity: { in: filters.alerts.severities } } : {}),
+    ...(from || to ? { createdAt: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : {}),
+  };
+  const rows = await ctx.db.alert.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: ALERT_LIMIT,
+    select: { id: true, serverId: true, kind: true, severity: true, status: true, title: true, toolName: true, createdAt: true },
+  });
+  return rows.map((a) => ({ ...a, createdAt: a.createdAt.toISOString() }));
+}
