@@ -81,7 +81,18 @@ const ROUTES: Spec[] = [
   { method: "DELETE", path: "/api/v1/webhooks/:id", allowed: atLeast("admin"), ok: 204, prepare: async () => ({ id: await freshWebhook() }) },
   { method: "GET", path: "/api/v1/webhooks/:id/deliveries", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: await freshWebhook() }) },
   { method: "POST", path: "/api/v1/webhooks/:id/test", allowed: atLeast("admin"), ok: 202, prepare: async () => ({ id: await freshWebhook() }) },
+  { method: "GET", path: "/api/v1/views", allowed: everyone, ok: 200 },
+  { method: "POST", path: "/api/v1/views", allowed: atLeast("member"), ok: 201, prepare: async () => ({ body: { name: `view-${uniq()}` } }) },
+  { method: "GET", path: "/api/v1/views/:id", allowed: everyone, ok: 200, prepare: async () => ({ id: await freshView() }) },
+  { method: "PATCH", path: "/api/v1/views/:id", allowed: atLeast("member"), ok: 200, prepare: async () => ({ id: await freshView(), body: { name: `renamed-${uniq()}` } }) },
+  { method: "DELETE", path: "/api/v1/views/:id", allowed: atLeast("member"), ok: 204, prepare: async () => ({ id: await freshView() }) },
+  { method: "POST", path: "/api/v1/views/:id/share", allowed: atLeast("member"), ok: 201, prepare: async () => ({ id: await freshView() }) },
+  { method: "GET", path: "/api/v1/views/:id/shares", allowed: everyone, ok: 200, prepare: async () => ({ id: await freshView() }) },
 ];
+
+async function freshView(): Promise<string> {
+  return expectStatus(await call("POST", "/api/v1/views", { as: f.sessions.owner, body: { name: `v-${uniq()}` } }), 201).json.id;
+}
 
 const webhookBody = () => ({ name: `hook-${uniq()}`, url: "http://127.0.0.1:9/hook", format: "json", minSeverity: "low" });
 
