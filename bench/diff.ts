@@ -1,5 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { diffToolLists, type ToolLike } from "../lib/diff";
+import { stats, time } from "./timing";
 
 // `npm run bench` (registered in bench/run.ts) or `node --import tsx bench/diff.ts`: prints
 // numbers, asserts nothing. Pure CPU, no database.
@@ -63,17 +64,6 @@ function mutate(tool: ToolLike, k: number): ToolLike {
     case 5: at(props, "filter", "properties", "nested", "properties", "deep", "items").format = "uuid"; break;
   }
   return t;
-}
-
-function stats(samples: number[]): string {
-  const s = [...samples].sort((a, b) => a - b);
-  return `p50 ${s[Math.floor(s.length / 2)]!.toFixed(1)} ms  max ${s.at(-1)!.toFixed(1)} ms  (n=${s.length})`;
-}
-
-function time(fn: () => unknown): number {
-  const t = performance.now();
-  fn();
-  return performance.now() - t;
 }
 
 export async function runDiffBench(): Promise<void> {

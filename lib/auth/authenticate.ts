@@ -6,7 +6,7 @@ import { parseKeyMetadata } from "./key-metadata";
 
 // Who is calling: a signed-in user (session cookie) or a team API key (Authorization: Bearer).
 export type Principal =
-  | { kind: "user"; userId: string; email: string; name: string; instanceAdmin: boolean; activeTenantId: string | null }
+  | { kind: "user"; userId: string; email: string; name: string; instanceAdmin: boolean; activeTenantId: string | null; sessionToken: string }
   | { kind: "apiKey"; keyId: string; label: string; tenantId: string; role: Role };
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -38,6 +38,7 @@ export async function authenticate(headers: Headers): Promise<Principal | null> 
     name: user.name,
     instanceAdmin: user.instanceAdmin === true,
     activeTenantId: (session.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null,
+    sessionToken: session.session.token,
   };
 }
 

@@ -1,25 +1,9 @@
+import type { Snapshot } from "../generated/prisma/client";
 import type { StoredDiffSummary } from "../snapshots/summarize-change";
 import type { SnapshotDto } from "./server-dto";
 
-type SnapshotRow = {
-  id: string;
-  contentHash: string;
-  toolCount: number;
-  trigger: string;
-  protocolVersion: string | null;
-  era: string | null;
-  serverVersion: string | null;
-  serverVersionChanged: boolean;
-  notified: boolean;
-  authContext: string | null;
-  ttlMs: number | null;
-  cacheScope: string | null;
-  takenAt: Date;
-  lastConfirmedAt: Date;
-  confirmCount: number;
-  diagnostics: unknown;
-  diffSummary: unknown;
-};
+// Every column but the tool list and the owner ids (list routes omit the array on purpose).
+type SnapshotRow = Omit<Snapshot, "tenantId" | "serverId" | "toolVersionIds">;
 
 export function snapshotDto(s: SnapshotRow): SnapshotDto {
   const d = s.diffSummary as StoredDiffSummary | null;

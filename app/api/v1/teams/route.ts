@@ -2,7 +2,6 @@ import { createTeam, listTeamsOf, switchTeam } from "../../../../lib/auth/teams"
 import { getDb } from "../../../../lib/db";
 import { readJson, route } from "../../../_lib/http";
 import { getSignedInUser } from "../../../_lib/request-context";
-import { sessionToken } from "../../../_lib/session-token";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +15,6 @@ export const POST = route(async (request: Request) => {
   const user = await getSignedInUser(request);
   const db = getDb();
   const team = await createTeam(db, await readJson(request), { userId: user.userId, email: user.email }, { kind: "user", id: user.userId, label: user.email, role: "owner", instanceAdmin: user.instanceAdmin });
-  const token = await sessionToken(request);
-  if (token) await switchTeam(db, user.userId, token, team.id);
+  await switchTeam(db, user.userId, user.sessionToken, team.id);
   return Response.json(team, { status: 201 });
 });
