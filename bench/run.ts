@@ -9,3 +9,5 @@ export {};
 console.log("");
 const { runAuditBench } = await import("./audit");
 await runAuditBench();
+console.log("");
+await import("./cache");

@@ -36,6 +36,8 @@ export const EnvSchema = z.object({
   // Keep snapshots this many days (the latest of each server always stays); 0 = forever. Tool
   // versions no snapshot references any more go with them. Confirmations are counters, never rows.
   TOOLWATCH_RETENTION_DAYS: int(0, 0),
+  // The shared tool-list cache (lib/cache): 0 makes every listing a tools/list call again.
+  TOOLWATCH_LIST_CACHE: boolish.default(true),
   // Behind a reverse proxy: trust its x-forwarded-for / x-forwarded-host headers.
   TOOLWATCH_TRUST_PROXY: boolish.default(false),
   // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).

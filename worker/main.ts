@@ -9,6 +9,7 @@ import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
 import { pruneHistory } from "../lib/snapshots/prune-history";
 import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
+import { ToolListCache } from "../lib/cache/tool-list-cache";
 import { Scheduler } from "./scheduler";
 import { startWebhookDispatcher } from "./webhook-dispatcher";
 
@@ -46,6 +47,7 @@ const scheduler = new Scheduler(
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
+    listCache: env.TOOLWATCH_LIST_CACHE ? new ToolListCache(db) : undefined,
   },
   log,
 );

@@ -1,3 +1,4 @@
+import type { ToolListCache } from "../lib/cache/tool-list-cache";
 import type { Db } from "../lib/db";
 import { jitter, sleep } from "../lib/discovery/backoff";
 import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discovery-session";
@@ -14,6 +15,8 @@ export type SchedulerOptions = {
   liveWorkerWindowMs: number;
   /** "off" refuses to run stdio servers on this host at all. */
   stdioPolicy: "off" | "admins" | "all";
+  /** The tool-list cache every session of this worker shares (lib/cache); absent = always fetch. */
+  listCache?: ToolListCache;
   /** Spread session starts over this window when many servers are taken at once. */
   staggerMs?: number;
 };
@@ -115,7 +118,7 @@ export class Scheduler {
     }
     const log = (line: string) => this.log(`${server.name}: ${line}`);
     const ctx = { tenantId: server.tenantId, actor: { kind: "system" as const, id: this.workerId }, db: this.db };
-    const sink = createSessionSink(ctx, server, this.workerId, log);
+    const sink = createSessionSink(ctx, server, this.workerId, log, this.options.listCache);
     if (server.config.transport === "stdio" && this.options.stdioPolicy === "off") {
       await sink.state({ status: "down", reason: "stdio servers are disabled", error: { code: "STDIO_DISABLED", message: "This instance does not run stdio servers (TOOLWATCH_STDIO_POLICY=off)" } });
       return;

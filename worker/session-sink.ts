@@ -1,4 +1,7 @@
 import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
+import { raiseDivergence } from "../lib/alerts/raise-divergence";
+import { endpointKeyOf } from "../lib/cache/cache-key";
+import { linkUseToSnapshot, type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
@@ -16,13 +19,16 @@ export function createSessionSink(
   server: { serverId: string; configHash: string; config: ServerConnectionConfig },
   workerId: string,
   rawLog: (line: string) => void,
+  cache?: ToolListCache,
 ): DiscoverySink {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
   const authContext = authContextOf(getSecretKey(), server.config);
   const log = (line: string) => rawLog(redact(line));
+  const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(getSecretKey(), server.config), authContext };
   return {
     log,
+    ...(cache ? cacheHooks(cache, identity, log) : {}),
     state: (change) =>
       updateSessionState(ctx, serverId, {
         status: change.status,
@@ -43,7 +49,7 @@ export function createSessionSink(
             }
           : {}),
       }),
-    listing: async (rawListing, { trigger, facts }) => {
+    listing: async (rawListing, { trigger, facts, cached }) => {
       const listing = { ...rawListing, warnings: rawListing.warnings.map(redact) };
       for (const warning of listing.warnings) log(`warning: ${warning}`);
       const result = await recordSnapshot(ctx, {
@@ -56,11 +62,19 @@ export function createSessionSink(
         ttlMs: listing.ttlMs,
         cacheScope: listing.cacheScope,
         authContext,
+        cacheEntryId: cached?.entryId ?? null,
+        fromCache: cached?.outcome === "hit",
         diagnostics: { pages: listing.pages, restarts: listing.restarts, dropped: listing.dropped, duplicateNames: listing.duplicateNames, warnings: listing.warnings, transport: facts.transportUsed },
         warnings: listing.warnings,
         leaseHolder: workerId,
       });
-      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s))`);
+      const source = cached ? `, cache ${cached.outcome}` : "";
+      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s)${source})`);
+      if (cached?.entryId) await linkUseToSnapshot(ctx.db, serverId, cached.entryId, result.snapshotId);
+      if (cached?.divergence) {
+        const { opened } = await raiseDivergence(ctx, serverId, cached.divergence, { snapshotId: result.snapshotId, leaseHolder: workerId });
+        log(`R31: the public tool list differs from another authorization context's (${opened ? "alert opened" : "alert updated"})`);
+      }
       // Judged against the baselines right after it commits, fenced by the same lease. An unchanged
       // re-list is a cheap catch-up: it judges only what no baseline or alert covers yet.
       try {
@@ -72,6 +86,35 @@ export function createSessionSink(
       } catch (error) {
         log(`could not evaluate alerts: ${(error as Error).message}`);
       }
+    },
+  };
+}
+
+/**
+ * The session's side of the tool-list cache. The cache is an optimisation: when its database
+ * work fails the list is fetched directly, and only a failure of the fetch itself reaches the
+ * session (which reconnects).
+ */
+function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: string) => void): Pick<DiscoverySink, "obtainListing" | "listChanged"> {
+  return {
+    obtainListing: async (trigger, notBefore, fetch) => {
+      let fetchFailed: { error: unknown } | undefined;
+      const guarded = () =>
+        fetch().catch((error: unknown) => {
+          fetchFailed = { error };
+          throw error;
+        });
+      try {
+        return await cache.obtain(identity, trigger, notBefore, guarded);
+      } catch (error) {
+        if (fetchFailed) throw fetchFailed.error;
+        log(`tool-list cache unavailable (${(error as Error).message}); listing directly`);
+        const listing = await fetch();
+        return { listing, outcome: "miss", entryId: null, freshUntil: 0, divergence: null } satisfies ObtainedListing;
+      }
+    },
+    listChanged: async () => {
+      await cache.invalidate(identity, "list_changed");
     },
   };
 }

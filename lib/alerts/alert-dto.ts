@@ -1,6 +1,7 @@
 // Isomorphic: what the alerts API returns and the browser renders. Tool names, titles, evidence
 // and definitions are untrusted server text: render them as text, never HTML.
 import type { AuditFinding, Severity } from "../audit/types";
+import type { Divergence } from "../cache/cache-divergence";
 import type { Finding as DiffFinding, ToolChanged, ToolLike } from "../diff/types";
 
 export const ALERT_KINDS = [
@@ -13,6 +14,7 @@ export const ALERT_KINDS = [
   "server_down",
   "server_recovered",
   "list_collapsed",
+  "cache_divergence",
 ] as const;
 export type AlertKindName = (typeof ALERT_KINDS)[number];
 
@@ -50,6 +52,8 @@ export type AlertDetails = {
   collisions?: { serverId: string; serverName: string }[];
   /** server_down / server_recovered. */
   status?: { reason: string | null; error?: { code: string; message: string }; downSince?: string; downForMs?: number };
+  /** cache_divergence (R31): two authorization contexts see different lists under cacheScope "public". */
+  divergence?: Divergence;
   /** The baseline version is no longer stored (pruned): no diff could be computed. */
   baselineMissing?: boolean;
 };

@@ -1,3 +1,4 @@
+import type { ObtainedListing } from "../cache/tool-list-cache";
 import type { ServerConnectionConfig } from "../servers/server-config";
 import type { SnapshotTrigger } from "../snapshots/record-snapshot";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
@@ -18,8 +19,16 @@ export type SessionStateChange = {
 /** Where a session reports; the worker binds it to the database. Failures here are logged, never fatal. */
 export type DiscoverySink = {
   state(change: SessionStateChange): Promise<void>;
-  listing(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts }): Promise<void>;
+  /** `cached`: how the tool-list cache answered (absent when the sink keeps no cache). */
+  listing(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts; cached?: Omit<ObtainedListing, "listing"> }): Promise<void>;
   log(line: string): void;
+  /**
+   * A tool-list cache (lib/cache): serves a fresh list fetched at or after `notBefore` (ms since
+   * epoch; beyond now = must fetch) or runs `fetch` and stores what it returns.
+   */
+  obtainListing?(trigger: SnapshotTrigger, notBefore: number, fetch: () => Promise<Listing>): Promise<ObtainedListing>;
+  /** A list_changed arrived: cached copies of this list are stale now, before the debounced re-list. */
+  listChanged?(): Promise<void>;
 };
 
 export type DiscoveryOptions = {
@@ -60,6 +69,8 @@ export class DiscoverySession {
   private freshUntil = 0;
   private lastTtlMs: number | null = null;
   private failures = 0;
+  /** When the last list_changed arrived: a cached list from before it must not be served. */
+  private lastNotifiedAt = 0;
   private verdict: EraVerdict | undefined;
   /** Set when we close the connection ourselves after a failure, so the real cause is kept. */
   private closeCause: { code: string; message: string } | undefined;
@@ -154,6 +165,8 @@ export class DiscoverySession {
     this.stats.notifications++;
     this.freshUntil = 0;
     const now = Date.now();
+    this.lastNotifiedAt = now;
+    this.sink.listChanged?.().catch((error: unknown) => this.sink.log(`could not invalidate the cached list: ${describeError(error).message}`));
     if (!this.debounceTimer) this.burstStartedAt = now;
     const maxWait = this.opts.debounceMaxWaitMs ?? Math.max(2_000, 5 * this.opts.debounceMs);
     const delay = Math.max(0, Math.min(this.opts.debounceMs, this.burstStartedAt + maxWait - now));
@@ -222,15 +235,38 @@ export class DiscoverySession {
   private async takeListing(trigger: SnapshotTrigger): Promise<void> {
     const conn = this.conn;
     if (!conn) return;
-    const listing = await conn.listTools();
-    this.stats.listings++;
+    const fetchList = async () => {
+      const fetched = await conn.listTools();
+      this.stats.listings++;
+      return fetched;
+    };
+    let listing: Listing;
+    let cached: Omit<ObtainedListing, "listing"> | undefined;
+    if (this.sink.obtainListing) {
+      const obtained = await this.sink.obtainListing(trigger, this.notBefore(trigger), fetchList);
+      ({ listing, ...cached } = obtained);
+      this.freshUntil = obtained.freshUntil;
+    } else {
+      listing = await fetchList();
+      this.freshUntil = listing.ttlMs ? Date.now() + listing.ttlMs : 0;
+    }
     this.lastTtlMs = listing.ttlMs;
-    this.freshUntil = listing.ttlMs ? Date.now() + listing.ttlMs : 0;
     try {
-      await this.sink.listing(listing, { trigger, facts: conn.facts });
+      await this.sink.listing(listing, { trigger, facts: conn.facts, ...(cached ? { cached } : {}) });
     } catch (error) {
       this.sink.log(`could not store listing: ${describeError(error).message}`);
     }
+  }
+
+  /**
+   * How recent a cached list must be to stand in for a fetch: any fresh one on first connect,
+   * poll or TTL expiry; one fetched after the notification for list_changed; a fetch of our own
+   * after a reconnect or a manual refresh (notifications may have been missed while away).
+   */
+  private notBefore(trigger: SnapshotTrigger): number {
+    if (trigger === "list_changed") return this.lastNotifiedAt;
+    if (trigger === "manual" || trigger === "reconnect" || trigger === "relisten") return Number.POSITIVE_INFINITY;
+    return 0;
   }
 
   private fail(cause: { code: string; message: string }): Promise<void> {

@@ -20,6 +20,9 @@ export type RecordSnapshotInput = {
   cacheScope?: string | null;
   /** Keyed hash of the credentials used ("anonymous" without any); see authContextOf. */
   authContext?: string | null;
+  /** The tool-list cache entry the list came from, and whether it was served without a tools/list call. */
+  cacheEntryId?: string | null;
+  fromCache?: boolean;
   /** How the list was obtained (pages, restarts, dropped items, warnings); not hashed. */
   diagnostics?: object | null;
   /** Problems of this listing that still allowed a snapshot; stored on the session ([] clears). */
@@ -84,6 +87,8 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
         serverVersionChanged: latest !== null && latest.serverVersion !== serverVersion,
         notified: input.trigger === "list_changed",
         authContext: input.authContext ?? null,
+        cacheEntryId: input.cacheEntryId ?? null,
+        fromCache: input.fromCache ?? false,
         ttlMs: input.ttlMs ?? null,
         cacheScope: input.cacheScope ?? null,
         diagnostics: input.diagnostics ?? undefined,

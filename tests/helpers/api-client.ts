@@ -33,6 +33,7 @@ import * as viewRoute from "../../app/api/v1/views/[id]/route";
 import * as viewShareRoute from "../../app/api/v1/views/[id]/share/route";
 import * as viewSharesRoute from "../../app/api/v1/views/[id]/shares/route";
 import * as viewsRoute from "../../app/api/v1/views/route";
+import * as cacheRoute from "../../app/api/v1/cache/route";
 import * as shareRevokeRoute from "../../app/api/v1/shares/[token]/route";
 import * as sharedViewRoute from "../../app/api/v1/share/[token]/route";
 import { getAuth } from "../../lib/auth/auth";
@@ -83,6 +84,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/views", viewsRoute],
   ["/api/v1/shares/:token", shareRevokeRoute],
   ["/api/v1/share/:token", sharedViewRoute],
+  ["/api/v1/cache", cacheRoute],
 ];
 const COMPILED = ROUTES.map(([pattern, module]) => ({
   pattern,

@@ -9,7 +9,7 @@ import { testDb } from "../helpers/factories";
 // exactly like a missing one: same status, same body as a random uuid.
 
 type Method = "GET" | "POST" | "PATCH" | "DELETE";
-type Ids = { serverA: string; serverA2: string; snapshotA: string; memberA: string; ownerMemberA: string; invitationA: string; keyA: string; teamA: string; alertA: string };
+type Ids = { serverA: string; serverA2: string; snapshotA: string; memberA: string; ownerMemberA: string; invitationA: string; keyA: string; teamA: string; alertA: string; cacheEntryA: string };
 type Fixture = { ids: Ids; callers: Record<"session" | "key", Caller>; a: TestTeam; b: TestTeam; ownerA: TestUser; ownerB: TestUser; keyA: Caller; serverB: string };
 
 let f: Fixture;
@@ -78,13 +78,15 @@ const LISTS: { path: string; sessionOnly?: boolean }[] = [
   { path: "/api/v1/servers/{serverB}/snapshots" },
   { path: "/api/v1/alerts" },
   { path: "/api/v1/alerts?status=open,acknowledged,resolved&limit=200" },
+  { path: "/api/v1/cache" },
+  { path: "/api/v1/cache?serverId={serverA2}" },
 ];
 for (const who of ["session", "key"] as const) {
   for (const l of LISTS.filter((x) => who === "session" || !x.sessionOnly)) {
     cases.push({
       title: `B owner ${who}: GET ${l.path} → 200 and contains none of A's ids, emails or names`,
       run: async () => {
-        const res = expectStatus(await call("GET", fill(l.path, { serverB: f.serverB }), { as: f.callers[who] }), 200, l.path);
+        const res = expectStatus(await call("GET", fill(l.path, { ...f.ids, serverB: f.serverB }), { as: f.callers[who] }), 200, l.path);
         const secretsOfA = [...Object.values(f.ids), f.a.slug, f.ownerA.email, "alpha-server-A", "Team A"];
         for (const s of secretsOfA) expect(res.text, `${l.path} leaks ${s}`).not.toContain(s);
       },
@@ -264,8 +266,13 @@ describe(`cross-tenant isolation over every REST route (${cases.length} isolatio
     const keyB = await mintKey(ownerB.caller, "owner", "bravo-key-B");
     const serverB = await createHttpServer(b, "bravo-server-B");
     const alertA = (await testDb().alert.create({ data: { tenantId: a.id, serverId: withSnapshot.serverId, kind: "tool_changed", severity: "high", title: "alpha alert", toolName: "alpha", candidateHash: "h-alert-A", dedupeKey: "tool_changed:alpha" } })).id;
+    // A's server has a private tool-list cache entry and uses it: GET /api/v1/cache must not show it to B.
+    const entryA = await testDb().toolListCacheEntry.create({
+      data: { endpointKey: "ep1:iso", authContext: "ac1:iso", partition: a.id, tenantId: a.id, scope: "private", ttlMs: 60_000, requestedAt: new Date(), fetchedAt: new Date(), expiresAt: new Date(Date.now() + 60_000), listHash: "h-list-A", toolCount: 2, listing: { tools: [] }, lastReason: "connect" },
+    });
+    await testDb().serverCacheUse.create({ data: { tenantId: a.id, serverId: withSnapshot.serverId, entryId: entryA.id, misses: 1, lastOutcome: "miss", lastReason: "connect", lastAt: new Date() } });
     f = {
-      ids: { serverA, serverA2: withSnapshot.serverId, snapshotA: withSnapshot.snapshotId, memberA, ownerMemberA, invitationA, keyA: keyA.id, teamA: a.id, alertA },
+      ids: { serverA, serverA2: withSnapshot.serverId, snapshotA: withSnapshot.snapshotId, memberA, ownerMemberA, invitationA, keyA: keyA.id, teamA: a.id, alertA, cacheEntryA: entryA.id },
       callers: { session: ownerB.caller, key: keyB.caller },
       a,
       b,

@@ -81,6 +81,7 @@ const ROUTES: Spec[] = [
   { method: "DELETE", path: "/api/v1/webhooks/:id", allowed: atLeast("admin"), ok: 204, prepare: async () => ({ id: await freshWebhook() }) },
   { method: "GET", path: "/api/v1/webhooks/:id/deliveries", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: await freshWebhook() }) },
   { method: "POST", path: "/api/v1/webhooks/:id/test", allowed: atLeast("admin"), ok: 202, prepare: async () => ({ id: await freshWebhook() }) },
+  { method: "GET", path: "/api/v1/cache", allowed: everyone, ok: 200 },
   { method: "GET", path: "/api/v1/views", allowed: everyone, ok: 200 },
   { method: "POST", path: "/api/v1/views", allowed: atLeast("member"), ok: 201, prepare: async () => ({ body: { name: `view-${uniq()}` } }) },
   { method: "GET", path: "/api/v1/views/:id", allowed: everyone, ok: 200, prepare: async () => ({ id: await freshView() }) },

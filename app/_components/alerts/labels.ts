@@ -11,6 +11,7 @@ export const KIND_LABELS: Record<AlertKindName, string> = {
   server_down: "Server down",
   server_recovered: "Server recovered",
   list_collapsed: "List collapsed",
+  cache_divergence: "Public list diverges (R31)",
 };
 
 export const STATUS_LABELS: Record<AlertStatusName, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
