@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/reac
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { RealtimeEvent } from "../lib/realtime/events";
 import { queryKeys, useMeQuery } from "./_hooks/queries";
+import { cacheKeys } from "./_hooks/cache-queries";
 import { RealtimeContext, useRealtimeConnection } from "./_hooks/realtime";
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -43,6 +44,8 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.snapshots(event.serverId) });
         // Tool pages show last-seen times and counts, which a confirmation also moves.
         void queryClient.invalidateQueries({ queryKey: queryKeys.toolHistories(event.serverId) });
+        // Every listing is a cache hit, miss or refresh: counters and freshness moved.
+        void queryClient.invalidateQueries({ queryKey: cacheKeys.all() });
       }
       // Only diffs that follow the latest snapshot move; a diff between two fixed snapshots never does.
       if (event.type === "snapshot:recorded") void queryClient.invalidateQueries({ queryKey: queryKeys.latestDiffs(event.serverId) });

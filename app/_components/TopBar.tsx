@@ -13,6 +13,7 @@ const LINKS: { href: string; label: string; needs: Permission }[] = [
   { href: "/", label: "Fleet", needs: "team:read" },
   { href: "/alerts", label: "Alerts", needs: "team:read" },
   { href: "/team", label: "Team", needs: "team:read" },
+  { href: "/team/cache", label: "Cache", needs: "team:read" },
   { href: "/team/webhooks", label: "Webhooks", needs: "webhook:manage" },
   { href: "/team/keys", label: "API keys", needs: "key:manage" },
   { href: "/team/audit", label: "Audit log", needs: "audit:read" },

@@ -67,8 +67,8 @@ export function AlertChange({ detail }: { detail: AlertDetail }) {
 /** Alerts about a whole server or list: outages, recoveries, collapsed lists and name collisions. */
 export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
   const { details } = detail;
-  const { status, collapse, collisions } = details;
-  if (!status && !collapse && !collisions?.length) return null;
+  const { status, collapse, collisions, divergence } = details;
+  if (!status && !collapse && !collisions?.length && !divergence) return null;
   return (
     <section aria-labelledby="server-details-heading" className="card">
       <h2 id="server-details-heading">What happened</h2>
@@ -122,6 +122,7 @@ export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
           </ul>
         </>
       ) : null}
+      {divergence ? <DivergenceDetails divergence={divergence} /> : null}
       {collisions?.length ? (
         <>
           <p>Other servers of this team offer a tool of the same name (an agent may call the wrong one):</p>
@@ -137,5 +138,46 @@ export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
         </>
       ) : null}
     </section>
+  );
+}
+
+/** R31: what this server's public list looks like next to another authorization context's. */
+function DivergenceDetails({ divergence: d }: { divergence: NonNullable<AlertDetail["details"]["divergence"]> }) {
+  const names = (list: string[]) => (
+    <ul className="flat-list">
+      {list.map((name) => (
+        <li key={name}>
+          <code>
+            <VisibleText text={name} />
+          </code>
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <div data-testid="divergence">
+      <p>
+        The server marked its tool list <code>public</code> (the same for every caller), yet with {d.ownContext} it listed {d.ownCount} tools
+        while a request {d.otherContext === "anonymous" ? "without credentials" : "with other credentials"} (
+        <RelativeTime iso={d.otherFetchedAt} />) got {d.otherCount}. A server that shows different tools to different callers under a
+        public scope breaks the protocol and may be targeting someone (rule R31).
+      </p>
+      {d.onlyHere.length ? (
+        <>
+          <p>Only this server sees:</p>
+          {names(d.onlyHere)}
+        </>
+      ) : null}
+      {d.differing.length ? (
+        <>
+          <p>Defined differently for the other caller:</p>
+          {names(d.differing)}
+        </>
+      ) : null}
+      {d.missingHereCount ? <p>{d.missingHereCount} tool(s) the other caller sees are missing here (their names are not shown: they may belong to another team).</p> : null}
+      <p className="muted small">
+        List hashes: <code>{d.ownHash.slice(-12)}</code> here, <code>{d.otherHash.slice(-12)}</code> for the other caller.
+      </p>
+    </div>
   );
 }

@@ -9,6 +9,7 @@ import { ApiError, useServerQuery } from "../../_hooks/queries";
 import { diffHref, toolHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
+import { ServerCache } from "./ServerCache";
 import { Timeline } from "./Timeline";
 
 export function ServerPage({ id }: { id: string }) {
@@ -63,6 +64,7 @@ export function ServerPage({ id }: { id: string }) {
           ) : null}
         </dd>
         <ServerAudit server={server} />
+        <ServerCache serverId={server.id} />
         {server.envKeys.length ? (
           <>
             <dt>Env (values hidden)</dt>

@@ -1,0 +1,27 @@
+"use client";
+
+import Link from "next/link";
+import { CacheFreshness, scopeText, ttlText } from "../../_components/cache/CacheFreshness";
+import { RelativeTime } from "../../_components/RelativeTime";
+import { useCacheQuery, useNow } from "../../_hooks/cache-queries";
+
+/** Facts-list rows: the cache entry this server's current list came from (nothing before the first listing). */
+export function ServerCache({ serverId }: { serverId: string }) {
+  const { data } = useCacheQuery(serverId);
+  const now = useNow();
+  const entry = data?.items.find((e) => e.current);
+  if (!entry) return null;
+  const how = entry.lastOutcome === "hit" ? (entry.shared ? "served from the shared public cache" : "served from this team's cache") : "fetched from the server";
+  return (
+    <>
+      <dt>Cache entry</dt>
+      <dd data-testid="server-cache">
+        <code>{entry.entryId.slice(0, 8)}</code> · {scopeText(entry)} · TTL {ttlText(entry.ttlMs)} · <CacheFreshness entry={entry} now={now} />
+        <div className="muted small">
+          Last list {how} (<RelativeTime iso={entry.lastAt} />, {entry.lastReason}); fetched <RelativeTime iso={entry.fetchedAt} /> ·{" "}
+          {entry.hits} hits, {entry.misses} misses, {entry.refreshes} refreshes · <Link href="/team/cache">cache page</Link>
+        </div>
+      </dd>
+    </>
+  );
+}
