@@ -38,6 +38,7 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
         return;
       }
+      if (!("serverId" in event)) return; // share-link events are never sent to team rooms
       void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
       if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {

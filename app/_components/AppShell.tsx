@@ -7,14 +7,28 @@ import { useMeQuery } from "../_hooks/queries";
 import { NoTeam } from "./NoTeam";
 import { TopBar } from "./TopBar";
 
-const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/");
+/** Share links are read by people outside the team: nothing on them leads into the app. */
+const isSharePage = (pathname: string) => pathname.startsWith("/share/");
+const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/") || isSharePage(pathname);
 
 /**
- * The frame of every page. Public pages (sign-in, invitation links) get a plain header; every
- * other page needs a signed-in user (else /login?next=…) and a team (else "create your team").
+ * The frame of every page. Public pages (sign-in, invitation links, share links) get a plain
+ * header; every other page needs a signed-in user (else /login?next=…) and a team (else
+ * "create your team").
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
+  if (isSharePage(pathname)) {
+    return (
+      <>
+        <header className="topbar">
+          <span className="brand">Toolwatch</span>
+          <span className="topbar-note">Shared view · read-only</span>
+        </header>
+        <main>{children}</main>
+      </>
+    );
+  }
   if (isPublic(pathname)) {
     return (
       <>

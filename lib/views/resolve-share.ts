@@ -7,7 +7,7 @@ import { listServers } from "../servers/list-servers";
 import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import type { SharedTool, SharedViewDto } from "./view-dto";
 import { resolveRange, ViewFilters } from "./view-input";
-import { hashShareToken, SHARE_TOKEN } from "./share-links";
+import { hashShareToken, SHARE_TOKEN, shareLinkStatus } from "./share-links";
 
 // The public side of a share link: no sign-in, so everything here is an allow-list. Only the
 // view's servers, their current tools and their alerts leave, and only the fields named below:
@@ -16,21 +16,29 @@ import { hashShareToken, SHARE_TOKEN } from "./share-links";
 const ALERT_LIMIT = 200;
 const gone = () => new AppError("NOT_FOUND", "This share link does not exist, has expired or was revoked");
 
-/** The shared view's data for a token; unknown, expired and revoked tokens are the same 404. Counts the access. */
-export async function resolveShare(db: Db, token: string, now = new Date()): Promise<SharedViewDto> {
+export type ResolveShareOptions = {
+  now?: Date;
+  /**
+   * false for the page's own refetches (after a live event, on focus): they move lastAccessAt
+   * but not accessCount, so the count reads as "times the link was opened", not "events seen".
+   */
+  countAccess?: boolean;
+};
+
+/** The shared view's data for a token; unknown, expired and revoked tokens are the same 404. Records the access. */
+export async function resolveShare(db: Db, token: string, { now = new Date(), countAccess = true }: ResolveShareOptions = {}): Promise<SharedViewDto> {
   if (!SHARE_TOKEN.test(token)) throw gone();
   const link = await db.shareLink.findUnique({ where: { tokenHash: hashShareToken(token) }, include: { view: true } });
-  if (!link || link.revokedAt || (link.expiresAt && link.expiresAt.getTime() <= now.getTime())) throw gone();
+  if (!link || shareLinkStatus(link, now) !== "active") throw gone();
   // Conditional bump: a revoke that lands between the read and here still wins.
   const { count } = await db.shareLink.updateMany({
     where: { id: link.id, revokedAt: null },
-    data: { lastAccessAt: now, accessCount: { increment: 1 } },
+    data: { lastAccessAt: now, ...(countAccess ? { accessCount: { increment: 1 } } : {}) },
   });
   if (count === 0) throw gone();
 
-  const parsed = ViewFilters.safeParse(link.view.filters);
-  const filters: ViewFilters = parsed.success ? parsed.data : {};
-  const ctx: ServiceContext = { tenantId: link.tenantId, db, actor: { kind: "system", id: `share:${link.id}` } };
+  const filters = storedViewFilters(link.view.filters);
+  const ctx = shareContext(db, link);
   const servers = sortServers((await listServers(ctx)).filter((s) => matchesServer(s, filters)), filters.sort);
   const toolsByServer = await currentTools(ctx, servers.map((s) => s.id));
   const alerts = await sharedAlerts(ctx, servers.map((s) => s.id), filters, now);
@@ -52,6 +60,20 @@ export async function resolveShare(db: Db, token: string, now = new Date()): Pro
   };
 }
 
+/** A view's stored filters, read as the views API reads them (a value that no longer parses filters nothing). */
+export function storedViewFilters(stored: unknown): ViewFilters {
+  const parsed = ViewFilters.safeParse(stored);
+  return parsed.success ? parsed.data : {};
+}
+
+/** A read-only system context in the link's tenant; the actor names the link, never a person. */
+export const shareContext = (db: Db, link: { id: string; tenantId: string }): ServiceContext => ({
+  tenantId: link.tenantId,
+  db,
+  actor: { kind: "system", id: `share:${link.id}` },
+});
+
+/** Whether a view shows a server. The live relay (share-subscription.ts) asks this too, so both agree. */
 export function matchesServer(server: ServerSummary, filters: ViewFilters): boolean {
   const f = filters.servers;
   if (!f) return true;

@@ -5,6 +5,7 @@ import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import type { ShareLink } from "../generated/prisma/client";
 import { isUuid } from "../ids";
+import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
 import type { CreatedShareLink, ShareLinkDto, ShareLinkStatus } from "./view-dto";
 import { ShareInput } from "./view-input";
@@ -67,7 +68,9 @@ export async function listShareLinks(ctx: ServiceContext, viewId: string): Promi
 
 /**
  * Revokes a link by its token (DELETE /api/v1/shares/{token}) or by its id (from the listing).
- * Effective at once: the public endpoint checks revokedAt on every request. Revoking twice is a no-op.
+ * Effective at once: the public endpoint checks revokedAt on every request, and the NOTIFY makes
+ * every web process drop the link's live sockets (lib/realtime/node/share-sockets.ts). Revoking
+ * twice is a no-op.
  */
 export async function revokeShareLink(ctx: ServiceContext, tokenOrId: string): Promise<ShareLinkDto> {
   requirePermission(ctx, "view:write");
@@ -77,7 +80,9 @@ export async function revokeShareLink(ctx: ServiceContext, tokenOrId: string): P
   if (link.revokedAt) return toShareLinkDto(link);
   await ctx.db.$transaction(async (tx) => {
     const { count } = await tx.shareLink.updateMany({ where: { id: link.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    if (count === 1) await recordAudit(tx, ctx, "share.revoked", { type: "share", id: link.id }, { viewId: link.viewId, view: link.view.name, tokenStart: link.tokenStart });
+    if (count === 0) return;
+    await recordAudit(tx, ctx, "share.revoked", { type: "share", id: link.id }, { viewId: link.viewId, view: link.view.name, tokenStart: link.tokenStart });
+    await notifyInTx(tx, { type: "share:revoked", tenantId: ctx.tenantId, linkId: link.id });
   });
   return toShareLinkDto(await ctx.db.shareLink.findUniqueOrThrow({ where: { id: link.id } }));
 }

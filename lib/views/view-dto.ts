@@ -31,6 +31,12 @@ export type ShareLinkDto = {
 /** Returned once, by POST /api/v1/views/{id}/share. */
 export type CreatedShareLink = { id: string; token: string; path: string; expiresAt: string | null };
 
+/**
+ * Sent ("1") by the shared page on refetches after a live event or on focus: such a request
+ * updates the link's lastAccessAt but not its accessCount (which counts page loads).
+ */
+export const SHARE_REFRESH_HEADER = "x-toolwatch-refresh";
+
 /** GET /api/v1/share/{token}: the view's data only, for someone outside the team. */
 export type SharedViewDto = {
   view: { name: string; filters: ViewFilters };

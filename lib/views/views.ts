@@ -5,6 +5,7 @@ import type { Tx } from "../db";
 import { AppError } from "../errors";
 import { Prisma, type SavedView } from "../generated/prisma/client";
 import { isUuid } from "../ids";
+import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
 import type { ViewDto } from "./view-dto";
 import { ViewFilters, ViewInput, ViewPatch } from "./view-input";
@@ -82,6 +83,8 @@ export async function updateView(ctx: ServiceContext, viewId: string, raw: unkno
       });
       const fields = Object.keys(patch).filter((k) => k !== "pinned").sort();
       if (fields.length > 0) await recordAudit(tx, ctx, "view.updated", { type: "view", id: row.id }, { name: row.name, fields });
+      // Open share pages of this view re-read it (a new name, other servers).
+      if (patch.name !== undefined || patch.filters !== undefined) await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });
       if (patch.pinned !== undefined && patch.pinned !== current.pinned) {
         await recordAudit(tx, ctx, patch.pinned ? "view.pinned" : "view.unpinned", { type: "view", id: row.id }, { name: row.name });
       }
@@ -90,13 +93,14 @@ export async function updateView(ctx: ServiceContext, viewId: string, raw: unkno
   );
 }
 
-/** Deletes a view; its share links stop working with it (cascade). */
+/** Deletes a view; its share links stop working with it (cascade), open share pages at once (NOTIFY). */
 export async function deleteView(ctx: ServiceContext, viewId: string): Promise<void> {
   requirePermission(ctx, "view:write");
   const row = await getViewOrThrow(ctx, viewId);
   await ctx.db.$transaction(async (tx) => {
     await tx.savedView.delete({ where: { id: row.id } });
     await recordAudit(tx, ctx, "view.deleted", { type: "view", id: row.id }, { name: row.name });
+    await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });
   });
 }
 

@@ -7,6 +7,7 @@ import { getDb, type Db } from "../../db";
 import { AppError } from "../../errors";
 import { SOCKET_EVENT, tenantRoom, userRoom, type RealtimeEvent } from "../events";
 import { listenForEvents } from "../listen";
+import { authenticateShareSocket, createShareRelay, type ShareSocketData } from "./share-sockets";
 
 // socket.io for the web process. Who a socket is and which rooms it is in are decided here, on
 // the server, once per connection: there is no handler through which a client can join a room.
@@ -22,6 +23,8 @@ import { listenForEvents } from "../listen";
 //   socket.disconnect().connect() itself.
 // - a socket whose session or key stops verifying (signed out, revoked, expired) is dropped for
 //   good (server-side disconnect: clients do not retry), checked every `revalidateMs`.
+// A public share page's socket (`auth: { shareToken }`) is in its link's room only; what it
+// hears, and when it is dropped, is decided in ./share-sockets.ts.
 
 export type SocketServerOptions = {
   /** Postgres URL whose NOTIFYs (lib/realtime/notify.ts) are relayed to the rooms. */
@@ -34,7 +37,7 @@ export type SocketServerOptions = {
 
 export type SocketServer = { io: IoServer; close(): Promise<void> };
 
-type SocketData = { principal: Principal; headers: Headers };
+type SocketData = { principal?: Principal; headers?: Headers } & ShareSocketData;
 type IoServer = Server<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
 type AuthedSocket = Socket<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
 
@@ -42,10 +45,16 @@ export function attachSocketServer(httpServer: HttpServer, options: SocketServer
   const log = options.log ?? (() => undefined);
   const db = options.db ?? getDb();
   const io: IoServer = new Server(httpServer, { serveClient: false });
+  const shares = createShareRelay(io, db, log);
 
   // Every refusal reads the same ("unauthorized"): no hint whether a key exists or was revoked.
   io.use((socket, next) => {
     const handshake = async () => {
+      const shareToken = shareTokenOf(socket);
+      if (shareToken !== undefined) {
+        socket.data = { share: await authenticateShareSocket(db, shareToken) };
+        return;
+      }
       const headers = credentialsOf(socket);
       const principal = await authenticate(headers);
       if (!principal) throw new AppError("UNAUTHENTICATED", "no credentials");
@@ -61,19 +70,30 @@ export function attachSocketServer(httpServer: HttpServer, options: SocketServer
   });
 
   io.on("connection", (socket) => {
-    void joinRooms(db, socket).catch((error: Error) => {
+    const { principal, share } = socket.data;
+    const joined = share ? shares.join(socket) : principal ? joinRooms(db, socket, principal) : Promise.reject(new Error("no identity"));
+    void joined.catch((error: Error) => {
       log(`socket ${socket.id}: could not join its rooms (${error.message}); dropping it`);
       socket.disconnect(true);
     });
   });
 
-  const listener = listenForEvents(options.listenUrl, (event) => relay(io, event), log);
+  const listener = listenForEvents(
+    options.listenUrl,
+    (event) => {
+      relay(io, event);
+      shares.relay(event);
+    },
+    log,
+  );
 
   let checking = false; // one pass at a time, however slow the database is
   const revalidate = setInterval(() => {
     if (checking) return;
     checking = true;
-    void revalidateAll(io, log).finally(() => (checking = false));
+    void Promise.all([revalidateAll(io, log), shares.revalidate().catch((error: Error) => log(`share socket revalidation skipped: ${error.message}`))]).finally(
+      () => (checking = false),
+    );
   }, options.revalidateMs ?? 60_000);
   revalidate.unref();
 
@@ -85,6 +105,15 @@ export function attachSocketServer(httpServer: HttpServer, options: SocketServer
       await io.close();
     },
   };
+}
+
+/**
+ * A share link's token from `auth: { shareToken }`, if the page sent one. It is not ambient (a
+ * page must hold it), so like an API key it needs no origin check; cookies sent along are ignored.
+ */
+function shareTokenOf(socket: AuthedSocket): unknown {
+  const auth = socket.handshake.auth as Record<string, unknown> | undefined;
+  return auth && "shareToken" in auth ? auth.shareToken : undefined;
 }
 
 /**
@@ -114,8 +143,7 @@ function sameOrigin(headers: Headers): boolean {
   }
 }
 
-async function joinRooms(db: Db, socket: AuthedSocket): Promise<void> {
-  const { principal } = socket.data;
+async function joinRooms(db: Db, socket: AuthedSocket, principal: Principal): Promise<void> {
   if (principal.kind === "apiKey") {
     await socket.join(tenantRoom(principal.tenantId));
     return;
@@ -129,6 +157,7 @@ async function joinRooms(db: Db, socket: AuthedSocket): Promise<void> {
 }
 
 function relay(io: IoServer, event: RealtimeEvent): void {
+  if (event.type === "share:revoked" || event.type === "view:changed") return; // share sockets only
   if (event.type === "membership:changed") {
     // Only the affected user hears of it: the team's room would learn who left.
     io.to(userRoom(event.userId)).emit(SOCKET_EVENT, event);

@@ -1,5 +1,6 @@
 import { getDb } from "../../../../../lib/db";
 import { resolveShare } from "../../../../../lib/views/resolve-share";
+import { SHARE_REFRESH_HEADER } from "../../../../../lib/views/view-dto";
 import { route } from "../../../../_lib/http";
 
 export const dynamic = "force-dynamic";
@@ -9,8 +10,11 @@ type TokenParams = { params: Promise<{ token: string }> };
 /**
  * PUBLIC: the data behind a share link, no sign-in. The token is the only credential, so nothing
  * here may depend on a session; 404 alike for unknown, expired and revoked links; never cached.
+ * The shared page marks its own refetches with SHARE_REFRESH_HEADER: they do not count as an access.
  */
-const handler = route(async (_request: Request, { params }: TokenParams) => resolveShare(getDb(), (await params).token));
+const handler = route(async (request: Request, { params }: TokenParams) =>
+  resolveShare(getDb(), (await params).token, { countAccess: request.headers.get(SHARE_REFRESH_HEADER) !== "1" }),
+);
 
 export async function GET(request: Request, context: TokenParams): Promise<Response> {
   const response = await handler(request, context);
