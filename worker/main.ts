@@ -9,6 +9,7 @@ import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
 import { pruneHistory } from "../lib/snapshots/prune-history";
 import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
+import { pruneCacheEntries } from "../lib/cache/prune-cache";
 import { ToolListCache } from "../lib/cache/tool-list-cache";
 import { Scheduler } from "./scheduler";
 import { startWebhookDispatcher } from "./webhook-dispatcher";
@@ -85,6 +86,13 @@ const retention = env.TOOLWATCH_RETENTION_DAYS > 0
     }, 3_600_000)
   : undefined;
 retention?.unref();
+// Cache entries no server uses any more (deleted servers, rotated credentials): hourly.
+const cachePrune = setInterval(() => {
+  pruneCacheEntries(db)
+    .then((n) => n > 0 && log(`cache: dropped ${n} unused tool-list entr${n === 1 ? "y" : "ies"}`))
+    .catch((error: Error) => log(`cache pruning failed: ${error.message}`));
+}, 3_600_000);
+cachePrune.unref();
 
 const heartbeat = setInterval(() => {
   recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
@@ -113,6 +121,7 @@ async function shutdown(signal: string): Promise<void> {
   log(`${signal}: stopping ${scheduler.size} session(s)`);
   clearInterval(heartbeat);
   clearInterval(retention);
+  clearInterval(cachePrune);
   const force = setTimeout(() => {
     log("shutdown took longer than 10 s; exiting");
     process.exit(1);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { endpointKeyOf, PUBLIC_PARTITION } from "../../lib/cache/cache-key";
+import { pruneCacheEntries, UNUSED_ENTRY_MS } from "../../lib/cache/prune-cache";
 import { ToolListCache, type CacheIdentity } from "../../lib/cache/tool-list-cache";
 import type { ServiceContext } from "../../lib/context";
 import type { Listing } from "../../lib/discovery/open-connection";
@@ -197,5 +198,19 @@ describe("tool-list cache", () => {
     const keyed2 = { ...(await identity(b, "ac1:victim")), endpointKey: anon2.endpointKey };
     await c.obtain(anon2, "connect", 0, counted(() => listing(["search"], "public", 60_000)));
     expect((await c.obtain(keyed2, "connect", 0, counted(() => listing(["search"], "public", 60_000)))).divergence).toBeNull();
+  });
+
+  it("pruning drops old entries no server uses any more, and keeps those in use", async () => {
+    const c = cache();
+    const used = await identity(a);
+    const orphan = await identity(a);
+    const fetch = counted(() => listing(["t"], "private", 1000));
+    const keep = await c.obtain(used, "connect", 0, fetch);
+    const drop = await c.obtain(orphan, "connect", 0, fetch);
+    await testDb().mcpServer.delete({ where: { id: orphan.serverId } }); // its uses go with it
+    const later = new Date(clock + UNUSED_ENTRY_MS + 1);
+    expect(await pruneCacheEntries(testDb(), later)).toBeGreaterThanOrEqual(1);
+    expect(await testDb().toolListCacheEntry.findUnique({ where: { id: drop.entryId! } })).toBeNull();
+    expect(await testDb().toolListCacheEntry.findUnique({ where: { id: keep.entryId! } })).not.toBeNull();
   });
 });
