@@ -50,6 +50,9 @@ export type SnapshotDto = {
   serverVersion: string | null;
   ttlMs: number | null;
   cacheScope: string | null;
+  /** The tool-list cache entry this list came from; fromCache: served without asking the server. */
+  cacheEntryId: string | null;
+  fromCache: boolean;
   takenAt: string;
   lastConfirmedAt: string;
   confirmCount: number;

@@ -21,6 +21,8 @@ export function snapshotDto(s: SnapshotRow): SnapshotDto {
     authContext: s.authContext,
     ttlMs: s.ttlMs,
     cacheScope: s.cacheScope,
+    cacheEntryId: s.cacheEntryId,
+    fromCache: s.fromCache,
     takenAt: s.takenAt.toISOString(),
     lastConfirmedAt: s.lastConfirmedAt.toISOString(),
     confirmCount: s.confirmCount,

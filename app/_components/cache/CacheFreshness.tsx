@@ -7,7 +7,8 @@ function duration(ms: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60 ? `${s % 60}s` : ""}`.trim();
   const h = Math.floor(s / 3600);
-  return `${h} h ${Math.round((s % 3600) / 60)} min`;
+  const m = Math.round((s % 3600) / 60);
+  return m ? `${h} h ${m} min` : `${h} h`;
 }
 
 export const ttlText = (ttlMs: number | null) => (ttlMs === null ? "none sent (stale at once)" : ttlMs === 0 ? "0 (stale at once)" : duration(ttlMs));

@@ -19,9 +19,11 @@ export function ServerCache({ serverId }: { serverId: string }) {
         <code>{entry.entryId.slice(0, 8)}</code> · {scopeText(entry)} · TTL {ttlText(entry.ttlMs)} · <CacheFreshness entry={entry} now={now} />
         <div className="muted small">
           Last list {how} (<RelativeTime iso={entry.lastAt} />, {entry.lastReason}); fetched <RelativeTime iso={entry.fetchedAt} /> ·{" "}
-          {entry.hits} hits, {entry.misses} misses, {entry.refreshes} refreshes · <Link href="/team/cache">cache page</Link>
+          {plural(entry.hits, "hit")}, {plural(entry.misses, "miss", "misses")}, {plural(entry.refreshes, "refresh", "refreshes")} · <Link href="/team/cache">cache page</Link>
         </div>
       </dd>
     </>
   );
 }
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

@@ -73,6 +73,7 @@ function TimelineItem({ serverId, snapshot: s, previousId, isFirst }: { serverId
         {s.pages !== null && s.pages > 1 ? ` · ${s.pages} pages` : ""}
         {s.protocolVersion ? ` · ${s.protocolVersion}` : ""}
         {s.ttlMs !== null ? ` · ttl ${s.ttlMs} ms ${s.cacheScope ?? ""}` : ""}
+        {s.fromCache ? " · from cache" : ""}
       </div>
     </li>
   );
