@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 // Multi-choice controls of the filter bar: real checkboxes (keyboard and screen readers work as
 // usual), styled as chips or packed into a dropdown when there are many choices.
@@ -48,10 +48,25 @@ export function DropdownChoices<T extends string>({
   footer?: ReactNode;
 }) {
   const order = options.map((o) => o.value);
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    // A <details> stays open until its summary is clicked again; a dropdown closes on any click or Escape elsewhere.
+    const close = (e: Event) => {
+      const details = ref.current;
+      if (!details?.open) return;
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !details.contains(e.target as Node)) details.open = false;
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, []);
   return (
     <div className="filter-field">
       <span className="filter-label">{label}</span>
-      <details className="dropdown">
+      <details className="dropdown" ref={ref}>
         <summary aria-label={`${label}: ${summary}`}>{summary}</summary>
         <fieldset className="dropdown-panel">
           <legend className="visually-hidden">{label}</legend>

@@ -59,14 +59,14 @@ export function FilterBar({ filters, knownTags, onChange }: { filters: ViewFilte
           selected={s.statuses ?? []}
           onChange={(statuses) => onChange(withServers(filters, { statuses }))}
         />
+      </div>
+      <div className="filter-row">
         <ChipChoices
           legend="Transport"
           options={VIEW_TRANSPORTS.map((v) => ({ value: v, label: TRANSPORT_LABELS[v] }))}
           selected={s.transports ?? []}
           onChange={(transports) => onChange(withServers(filters, { transports }))}
         />
-      </div>
-      <div className="filter-row">
         <DropdownChoices
           label="Alert kinds"
           summary={filters.alerts?.kinds?.length ? filters.alerts.kinds.map((k) => KIND_LABELS[k]).join(", ") : "Any kind"}

@@ -49,7 +49,7 @@ function CreateShareForm({ viewId, onCreated }: { viewId: string; onCreated: (li
 
   return (
     <form
-      className="form inline-form"
+      className="form inline-form share-form"
       aria-label="Create a share link"
       onSubmit={(e) => {
         e.preventDefault();

@@ -37,7 +37,7 @@ export function ViewPage({ id }: { id: string }) {
         </Link>
       </div>
       <p className="summary">
-        {summary.length ? summary.join(" · ") : "Every server of the team."} Created by {view.createdBy}.
+        {summary.length ? `${summary.join(" · ")}.` : "Every server of the team."} Created by {view.createdBy}.
       </p>
       <section aria-labelledby="share-heading" className="card">
         <h2 id="share-heading">Share outside the team</h2>
