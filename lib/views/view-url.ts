@@ -6,6 +6,9 @@
 //   ?tag=prod,vendor:github&status=live,degraded&transport=stdio&q=git
 //   &kind=tool_changed&severity=critical,high&range=7d   (or &from=<ISO>&to=<ISO>)
 //   &cols=name,status,alerts&sort=toolCount&dir=desc
+//
+// Lists are comma-separated: enum values and server tags (letters, digits and . _ : / -) never
+// hold a comma, so a filter tag that does could match no server anyway.
 import { z } from "zod";
 import { ALERT_KINDS, ALERT_SEVERITIES } from "../alerts/alert-dto";
 import { RELATIVE_RANGE, SERVER_STATUSES, SORT_KEYS, VIEW_COLUMNS, VIEW_TRANSPORTS, ViewFilters } from "./view-input";

@@ -17,16 +17,18 @@ export function ChipChoices<T extends string>({ legend, options, selected, onCha
   const order = options.map((o) => o.value);
   return (
     <fieldset className="chip-choices">
-      <legend>{legend}</legend>
-      {options.map((o) => {
-        const on = selected.includes(o.value);
-        return (
-          <label key={o.value} className={`chip${on ? " on" : ""}`}>
-            <input type="checkbox" checked={on} disabled={o.disabled} onChange={(e) => onChange(toggle(selected, o.value, e.target.checked, order))} />
-            {o.label}
-          </label>
-        );
-      })}
+      <legend className="filter-label">{legend}</legend>
+      <div className="chip-row">
+        {options.map((o) => {
+          const on = selected.includes(o.value);
+          return (
+            <label key={o.value} className={`chip${on ? " on" : ""}`}>
+              <input type="checkbox" checked={on} disabled={o.disabled} onChange={(e) => onChange(toggle(selected, o.value, e.target.checked, order))} />
+              {o.label}
+            </label>
+          );
+        })}
+      </div>
     </fieldset>
   );
 }
