@@ -1,20 +1,74 @@
 "use client";
 
 import Link from "next/link";
-import { RelativeTime } from "./_components/RelativeTime";
-import { StatusBadge } from "./_components/StatusBadge";
-import { VisibleText } from "./_components/VisibleText";
+import { useEffect, useMemo, useRef } from "react";
+import { matchesServer, sortServers } from "../lib/views/match-servers";
+import type { ViewFilters } from "../lib/views/view-input";
+import { isEmptyViewFilters, sameViewFilters } from "../lib/views/view-url";
+import { clearFilters, FilterBar, hasNarrowingFilters } from "./_components/fleet/FilterBar";
+import { describeFilters, visibleColumns } from "./_components/fleet/filter-labels";
+import { FleetTable, type AlertCounts } from "./_components/fleet/FleetTable";
+import { MatchingAlerts } from "./_components/fleet/MatchingAlerts";
+import { NoMatch } from "./_components/fleet/NoMatch";
+import { ViewBar } from "./_components/fleet/ViewBar";
 import { useCan, useServersQuery } from "./_hooks/queries";
+import { ALL_SERVERS, useViewUrl } from "./_hooks/use-view-url";
+import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "./_hooks/view-queries";
 
-const TRANSPORT: Record<string, string> = { stdio: "stdio", streamable_http: "Streamable HTTP", sse: "HTTP+SSE" };
-
+/**
+ * The fleet, narrowed and ordered by filters that live in the URL. Opening `/` bare shows the
+ * team's pinned view (its filters are written into the URL, so what is on screen is always
+ * bookmarkable); `?view=all` shows every server on purpose.
+ */
 export function FleetPage() {
   const { data, error, isPending } = useServersQuery();
+  const views = useViewsQuery();
   const can = useCan();
-  if (isPending) return <p aria-busy="true">Loading fleet…</p>;
+  const url = useViewUrl();
+
+  // The team's home applies only to a bare `/`, and only while the views are known.
+  const pinned = views.data?.find((v) => v.pinned) ?? null;
+  const home = !url.hasFilterParams && url.view === null ? pinned : null;
+  const filters: ViewFilters = home ? home.filters : url.filters;
+  const applied = useRef(false);
+  const { showView } = url;
+  useEffect(() => {
+    if (!home) {
+      applied.current = false; // back on a bare `/` later (the Fleet link): apply it again
+      return;
+    }
+    if (applied.current) return;
+    applied.current = true;
+    void showView(home.filters, home.id);
+  }, [home, showView]);
+
+  const activeId = home?.id ?? (url.view && url.view !== ALL_SERVERS ? url.view : null);
+  const active = views.data?.find((v) => v.id === activeId) ?? null;
+  const modified = Boolean(active && !sameViewFilters(active.filters, filters));
+  const waitingForHome = !url.hasFilterParams && url.view === null && views.isPending;
+
+  const alertsWanted = visibleColumns(filters).includes("alerts") || Boolean(filters.alerts || filters.timeRange);
+  const alerts = useMatchingAlertsQuery(filters, alertsWanted && !waitingForHome);
+
+  const servers = useMemo(() => data?.items ?? [], [data]);
+  const shown = useMemo(() => sortServers(servers.filter((s) => matchesServer(s, filters)), filters.sort), [servers, filters]);
+  const knownTags = useMemo(() => [...new Set(servers.flatMap((s) => s.tags))].sort(), [servers]);
+  const shownIds = useMemo(() => new Set(shown.map((s) => s.id)), [shown]);
+  const matchingAlerts = useMemo(() => (alerts.data?.items ?? []).filter((a) => shownIds.has(a.serverId)), [alerts.data, shownIds]);
+  const alertCounts: AlertCounts = alerts.data
+    ? { byServer: matchingAlerts.reduce((m, a) => m.set(a.serverId, (m.get(a.serverId) ?? 0) + 1), new Map<string, number>()), capped: alerts.data.nextCursor !== null }
+    : null;
+
+  if (isPending || waitingForHome) return <p aria-busy="true">Loading fleet…</p>;
   if (error) return <p role="alert">Could not load the fleet: {error.message}</p>;
-  const servers = data.items;
-  const counts = servers.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {});
+
+  const setFilters = (next: ViewFilters, options: { debounced?: boolean } = {}) => void url.setFilters(next, options);
+  const openView = (view: ViewDto) => void url.showView(view.filters, view.id, "push");
+  // Clearing must not bring the pinned view back on the next visit to this URL.
+  const clear = () => void url.setFilters(clearFilters(filters), { view: pinned ? ALL_SERVERS : null });
+  const counts = shown.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {});
+  const columns = visibleColumns(filters);
+
   return (
     <section aria-labelledby="fleet-heading">
       <div className="page-head">
@@ -25,8 +79,19 @@ export function FleetPage() {
           </Link>
         ) : null}
       </div>
-      <p className="summary">
-        {servers.length} server{servers.length === 1 ? "" : "s"}
+      <ViewBar
+        views={views.data ?? []}
+        active={active}
+        modified={modified}
+        missing={Boolean(activeId && views.data && !active)}
+        filters={filters}
+        canWrite={can("view:write")}
+        onOpen={openView}
+        onSaved={(view) => void url.showView(view.filters, view.id)}
+      />
+      <FilterBar filters={filters} knownTags={knownTags} onChange={setFilters} />
+      <p className="summary" data-testid="fleet-summary">
+        {shown.length === servers.length ? `${servers.length} server${servers.length === 1 ? "" : "s"}` : `${shown.length} of ${servers.length} servers`}
         {Object.entries(counts).map(([status, n]) => (
           <span key={status}>
             {" · "}
@@ -39,70 +104,42 @@ export function FleetPage() {
           No servers in this team yet.{" "}
           {can("server:write") ? <Link href="/servers/new">Add the first one</Link> : "A team admin can add them."}
         </p>
+      ) : shown.length === 0 ? (
+        <NoMatch servers={servers} filters={filters} onChange={setFilters} onClear={clear} />
       ) : (
-        <table className="fleet">
-          <thead>
-            <tr>
-              <th scope="col">Server</th>
-              <th scope="col">Status</th>
-              <th scope="col">Transport</th>
-              <th scope="col">Protocol</th>
-              <th scope="col" className="num">Tools</th>
-              <th scope="col">Last change</th>
-              <th scope="col">Last error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {servers.map((s) => (
-              <tr key={s.id} data-testid={`server-row-${s.name}`}>
-                <th scope="row">
-                  <Link href={`/servers/${s.id}`}>{s.name}</Link>
-                  {s.serverInfo?.name ? (
-                    <div className="muted small">
-                      <VisibleText text={`${s.serverInfo.name} ${s.serverInfo.version ?? ""}`} />
-                    </div>
-                  ) : null}
-                  <div className="tags">
-                    {s.tags.map((t) => (
-                      <span key={t} className="tag">
-                        {t}
-                      </span>
-                    ))}
-                  </div>
-                </th>
-                <td>
-                  <StatusBadge status={s.status} reason={s.statusReason} />
-                </td>
-                <td>{TRANSPORT[s.transport] ?? s.transport}</td>
-                <td>
-                  {s.protocolVersion ?? <span className="muted">—</span>}
-                  {s.era ? <div className="muted small">{s.era} era</div> : null}
-                </td>
-                <td className="num" data-testid="tool-count">
-                  {s.toolCount ?? <span className="muted">—</span>}
-                </td>
-                <td>
-                  <RelativeTime iso={s.lastChangeAt} />
-                  <div className="muted small">{s.snapshotCount} snapshot{s.snapshotCount === 1 ? "" : "s"}</div>
-                </td>
-                <td className="error-cell">
-                  {s.lastError ? (
-                    <span title={s.lastError.message}>
-                      <code>{s.lastError.code}</code> <VisibleText text={s.lastError.message.slice(0, 120)} />
-                    </span>
-                  ) : s.warnings.length ? (
-                    <span className="warn-text" title={s.warnings.join("\n")}>
-                      {s.warnings.length} warning{s.warnings.length === 1 ? "" : "s"}
-                    </span>
-                  ) : (
-                    <span className="muted">none</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FleetTable
+          servers={shown}
+          columns={columns}
+          sort={filters.sort}
+          activeTags={filters.servers?.tags ?? []}
+          alertCounts={alertsWanted ? alertCounts : null}
+          onSort={(sort) => setFilters(sort ? { ...filters, sort } : withoutSort(filters))}
+          onTag={(tag) => setFilters({ ...filters, servers: { ...filters.servers, tags: [...(filters.servers?.tags ?? []), tag] } })}
+        />
       )}
+      {alertsWanted && shown.length > 0 ? (
+        <MatchingAlerts
+          alerts={matchingAlerts}
+          capped={alerts.data?.nextCursor != null}
+          loading={alerts.isPending}
+          error={alerts.error?.message ?? null}
+          description={describeAlertFilters(filters)}
+        />
+      ) : null}
+      {!hasNarrowingFilters(filters) && isEmptyViewFilters(filters) && !active && can("view:write") && servers.length > 3 ? (
+        <p className="muted small">Tip: filter the fleet, then “Save as view” to keep that slice for the whole team.</p>
+      ) : null}
     </section>
   );
+}
+
+function withoutSort(filters: ViewFilters): ViewFilters {
+  const next = { ...filters };
+  delete next.sort;
+  return next;
+}
+
+function describeAlertFilters(filters: ViewFilters): string {
+  const parts = describeFilters({ alerts: filters.alerts, timeRange: filters.timeRange });
+  return parts.length ? `Alerts of the servers above: ${parts.join(", ")}` : "Every alert of the servers above";
 }

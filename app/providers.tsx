@@ -1,6 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { RealtimeEvent } from "../lib/realtime/events";
 import { queryKeys, useMeQuery } from "./_hooks/queries";
@@ -12,9 +13,11 @@ export function Providers({ children }: { children: ReactNode }) {
     () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, refetchOnWindowFocus: true, retry: 1 } } }),
   );
   return (
-    <QueryClientProvider client={client}>
-      <RealtimeBridge>{children}</RealtimeBridge>
-    </QueryClientProvider>
+    <NuqsAdapter>
+      <QueryClientProvider client={client}>
+        <RealtimeBridge>{children}</RealtimeBridge>
+      </QueryClientProvider>
+    </NuqsAdapter>
   );
 }
 

@@ -12,6 +12,7 @@ import { TeamSwitcher } from "./TeamSwitcher";
 const LINKS: { href: string; label: string; needs: Permission }[] = [
   { href: "/", label: "Fleet", needs: "team:read" },
   { href: "/alerts", label: "Alerts", needs: "team:read" },
+  { href: "/views", label: "Views", needs: "team:read" },
   { href: "/team", label: "Team", needs: "team:read" },
   { href: "/team/cache", label: "Cache", needs: "team:read" },
   { href: "/team/webhooks", label: "Webhooks", needs: "webhook:manage" },
@@ -21,7 +22,7 @@ const LINKS: { href: string; label: string; needs: Permission }[] = [
 
 const isCurrent = (pathname: string, href: string) => {
   if (href === "/") return pathname === "/" || pathname.startsWith("/servers");
-  if (href === "/alerts") return pathname === "/alerts" || pathname.startsWith("/alerts/");
+  if (href === "/alerts" || href === "/views") return pathname === href || pathname.startsWith(`${href}/`);
   return pathname === href;
 };
 

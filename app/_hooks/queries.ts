@@ -27,6 +27,10 @@ export const queryKeys = {
   alertList: (filters: Record<string, string>) => ["alerts", "list", filters] as const,
   alertCount: (serverId: string | null) => ["alerts", "count", serverId ?? "all"] as const,
   alert: (id: string) => ["alert", id] as const,
+  /** The team's saved views (list and each one); share links hang below their view. */
+  views: () => ["views"] as const,
+  view: (id: string) => ["views", id] as const,
+  shareLinks: (viewId: string) => ["views", viewId, "shares"] as const,
   webhooks: () => ["webhooks"] as const,
   deliveries: (webhookId: string) => ["webhooks", webhookId, "deliveries"] as const,
 };

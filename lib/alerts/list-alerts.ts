@@ -29,6 +29,9 @@ export const ListAlertsQuery = z.object({
   kind: list(ALERT_KINDS),
   serverId: z.string().refine(isUuid, "serverId must be a server id").optional(),
   toolName: z.string().min(1).max(500).optional(),
+  /** Created at or after / at or before (ISO date-times): a saved view's time range. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   /** Opaque: from the previous page's nextCursor. */
   cursor: z.string().max(200).optional(),
@@ -55,6 +58,9 @@ export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promis
   const parsed = ListAlertsQuery.safeParse(rawQuery);
   if (!parsed.success) throw invalidInput(parsed.error);
   const q = parsed.data;
+  if (q.from && q.to && Date.parse(q.from) > Date.parse(q.to)) {
+    throw new AppError("INVALID_INPUT", "from must not be after to", { fields: { from: "must not be after to" } });
+  }
   const cursor = q.cursor ? decodeCursor(q.cursor) : null;
   const where: Prisma.AlertWhereInput = {
     tenantId: ctx.tenantId,
@@ -63,6 +69,7 @@ export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promis
     ...(q.kind ? { kind: { in: q.kind } } : {}),
     ...(q.serverId ? { serverId: q.serverId } : {}),
     ...(q.toolName ? { toolName: q.toolName } : {}),
+    ...(q.from || q.to ? { createdAt: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lte: new Date(q.to) } : {}) } } : {}),
     ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
   };
   const rows = await ctx.db.alert.findMany({

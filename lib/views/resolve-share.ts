@@ -2,16 +2,18 @@ import type { Db } from "../db";
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import type { ServerSummary } from "../servers/server-dto";
 import { listServers } from "../servers/list-servers";
 import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import type { SharedTool, SharedViewDto } from "./view-dto";
 import { resolveRange, ViewFilters } from "./view-input";
 import { hashShareToken, SHARE_TOKEN, shareLinkStatus } from "./share-links";
+import { matchesServer, sortServers } from "./match-servers";
 
 // The public side of a share link: no sign-in, so everything here is an allow-list. Only the
 // view's servers, their current tools and their alerts leave, and only the fields named below:
 // never connection targets, env or header names, errors, or anything of another server.
+
+// Kept importable from here for code written before the move to the isomorphic module.
 
 const ALERT_LIMIT = 200;
 const gone = () => new AppError("NOT_FOUND", "This share link does not exist, has expired or was revoked");
@@ -72,31 +74,6 @@ export const shareContext = (db: Db, link: { id: string; tenantId: string }): Se
   db,
   actor: { kind: "system", id: `share:${link.id}` },
 });
-
-/** Whether a view shows a server. The live relay (share-subscription.ts) asks this too, so both agree. */
-export function matchesServer(server: ServerSummary, filters: ViewFilters): boolean {
-  const f = filters.servers;
-  if (!f) return true;
-  if (f.tags?.length && !f.tags.every((t) => server.tags.includes(t))) return false;
-  if (f.statuses?.length && !(f.statuses as string[]).includes(server.status)) return false;
-  if (f.transports?.length && !(f.transports as string[]).includes(server.transport)) return false;
-  if (f.query && !server.name.toLowerCase().includes(f.query.toLowerCase())) return false;
-  return true;
-}
-
-function sortServers(servers: ServerSummary[], sort: ViewFilters["sort"]): ServerSummary[] {
-  if (!sort) return servers; // listServers: by name
-  const sign = sort.dir === "desc" ? -1 : 1;
-  const key = (s: ServerSummary): string | number | null => s[sort.by];
-  return [...servers].sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    if (x === y) return a.name.localeCompare(b.name);
-    if (x === null) return 1; // missing values last either way
-    if (y === null) return -1;
-    return sign * (typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y)));
-  });
-}
 
 /** Each server's latest snapshot's tools, projected to the public fields. */
 async function currentTools(ctx: ServiceContext, serverIds: string[]): Promise<Map<string, SharedTool[]>> {

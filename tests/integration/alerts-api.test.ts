@@ -58,6 +58,18 @@ describe("alerts API", () => {
     expect(second.nextCursor).toBeNull();
   });
 
+  it("GET /api/v1/alerts?from=&to= keeps the alerts created inside the window (a view's time range)", async () => {
+    const newest = expectStatus(await call("GET", "/api/v1/alerts?limit=1", { as: viewer.caller }), 200).json.items[0];
+    const at = encodeURIComponent(newest.createdAt);
+    const since = expectStatus(await call("GET", `/api/v1/alerts?from=${at}`, { as: viewer.caller }), 200).json;
+    expect(since.items.map((a: { id: string }) => a.id)).toContain(newest.id);
+    const future = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
+    expect(expectStatus(await call("GET", `/api/v1/alerts?from=${future}`, { as: viewer.caller }), 200).json.items).toEqual([]);
+    const past = encodeURIComponent(new Date(Date.parse(newest.createdAt) - 3_600_000).toISOString());
+    expect(expectStatus(await call("GET", `/api/v1/alerts?to=${past}`, { as: viewer.caller }), 200).json.items).toEqual([]);
+    expect(expectStatus(await call("GET", `/api/v1/alerts?from=${past}&to=${at}`, { as: viewer.caller }), 200).json.items.length).toBe(2);
+  });
+
   it.each([
     ["status=bogus", "status"],
     ["severity=urgent", "severity"],
@@ -65,6 +77,8 @@ describe("alerts API", () => {
     ["serverId=abc", "serverId"],
     ["limit=0", "limit"],
     ["cursor=not-a-cursor", "cursor"],
+    ["from=yesterday", "from"],
+    ["from=2026-05-02T00:00:00Z&to=2026-05-01T00:00:00Z", "from"],
   ])("GET /api/v1/alerts?%s → 400 naming the field", async (query, field) => {
     const res = await call("GET", `/api/v1/alerts?${query}`, { as: owner.caller });
     expect(res.status, res.text).toBe(400);

@@ -10,6 +10,7 @@ import { diffHref, toolHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
 import { ServerCache } from "./ServerCache";
+import { TagEditor } from "./TagEditor";
 import { Timeline } from "./Timeline";
 
 export function ServerPage({ id }: { id: string }) {
@@ -47,6 +48,10 @@ export function ServerPage({ id }: { id: string }) {
         </dd>
         <dt>Server</dt>
         <dd>{server.serverInfo ? <VisibleText text={`${server.serverInfo.name ?? "?"} ${server.serverInfo.version ?? ""}`} /> : "—"}</dd>
+        <dt>Tags</dt>
+        <dd>
+          <TagEditor server={server} />
+        </dd>
         <dt>Tools</dt>
         <dd data-testid="server-tool-count">{server.toolCount ?? "—"}</dd>
         <dt>Last listed</dt>

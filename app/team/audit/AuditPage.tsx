@@ -1,6 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { RelativeTime } from "../../_components/RelativeTime";
+import { VisibleText } from "../../_components/VisibleText";
 import { useAuditQuery, useMeQuery } from "../../_hooks/queries";
 import type { AuditEvent } from "../../_hooks/types";
 
@@ -25,7 +27,42 @@ const ACTIONS: Record<string, string> = {
   "webhook.updated": "changed a webhook",
   "webhook.deleted": "deleted a webhook",
   "webhook.tested": "sent a test delivery",
+  "view.created": "saved a view",
+  "view.updated": "changed a view",
+  "view.deleted": "deleted a view",
+  "view.pinned": "pinned a view as the team's home",
+  "view.unpinned": "unpinned the team's home view",
+  "share.created": "created a share link",
+  "share.revoked": "revoked a share link",
 };
+
+const text = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** What the event acted on; views (and a share link's view) link to their page unless deleted. */
+function Target({ event: e }: { event: AuditEvent }) {
+  const details = (e.details && typeof e.details === "object" ? e.details : {}) as Record<string, unknown>;
+  if (e.targetType === "view" && e.targetId) {
+    const name = text(details.name) ?? e.targetId.slice(0, 8);
+    if (e.action === "view.deleted") return <>view <VisibleText text={name} /></>;
+    return (
+      <>
+        view <Link href={`/views/${encodeURIComponent(e.targetId)}`}><VisibleText text={name} /></Link>
+      </>
+    );
+  }
+  const viewId = text(details.viewId);
+  if (e.targetType === "share" && viewId) {
+    return (
+      <>
+        link {text(details.tokenStart) ?? ""}… of view{" "}
+        <Link href={`/views/${encodeURIComponent(viewId)}`}>
+          <VisibleText text={text(details.view) ?? viewId.slice(0, 8)} />
+        </Link>
+      </>
+    );
+  }
+  return <>{e.targetType ? `${e.targetType} ${e.targetId?.slice(0, 8) ?? ""}` : "—"}</>;
+}
 
 /** The event's details as one line of text (values are user- or server-supplied: never HTML). */
 function summarize(details: unknown): string {
@@ -88,7 +125,9 @@ function AuditTable() {
                 <code data-testid="audit-action">{e.action}</code>
                 {ACTIONS[e.action] ? <div className="muted small">{ACTIONS[e.action]}</div> : null}
               </td>
-              <td className="muted small">{e.targetType ? `${e.targetType} ${e.targetId?.slice(0, 8) ?? ""}` : "—"}</td>
+              <td className="muted small" data-testid="audit-target">
+                <Target event={e} />
+              </td>
               <td className="details-cell">{summarize(e.details)}</td>
             </tr>
           ))}

@@ -1,0 +1,7 @@
+import { ViewsPage } from "./ViewsPage";
+
+export const metadata = { title: "Views · Toolwatch" };
+
+export default function Page() {
+  return <ViewsPage />;
+}
