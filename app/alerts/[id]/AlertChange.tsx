@@ -111,15 +111,7 @@ export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
           <p>
             The tool list went from {collapse.fromCount} to {collapse.toCount} tools. Gone:
           </p>
-          <ul className="flat-list">
-            {collapse.removed.map((name) => (
-              <li key={name}>
-                <code>
-                  <VisibleText text={name} />
-                </code>
-              </li>
-            ))}
-          </ul>
+          <ToolNameList names={collapse.removed} />
         </>
       ) : null}
       {divergence ? <DivergenceDetails divergence={divergence} /> : null}
@@ -143,17 +135,6 @@ export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
 
 /** R31: what this server's public list looks like next to another authorization context's. */
 function DivergenceDetails({ divergence: d }: { divergence: NonNullable<AlertDetail["details"]["divergence"]> }) {
-  const names = (list: string[]) => (
-    <ul className="flat-list">
-      {list.map((name) => (
-        <li key={name}>
-          <code>
-            <VisibleText text={name} />
-          </code>
-        </li>
-      ))}
-    </ul>
-  );
   return (
     <div data-testid="divergence">
       <p>
@@ -165,13 +146,13 @@ function DivergenceDetails({ divergence: d }: { divergence: NonNullable<AlertDet
       {d.onlyHere.length ? (
         <>
           <p>Only this server sees:</p>
-          {names(d.onlyHere)}
+          <ToolNameList names={d.onlyHere} />
         </>
       ) : null}
       {d.differing.length ? (
         <>
           <p>Defined differently for the other caller:</p>
-          {names(d.differing)}
+          <ToolNameList names={d.differing} />
         </>
       ) : null}
       {d.missingHereCount ? <p>{d.missingHereCount} tool(s) the other caller sees are missing here (their names are not shown: they may belong to another team).</p> : null}
@@ -179,5 +160,20 @@ function DivergenceDetails({ divergence: d }: { divergence: NonNullable<AlertDet
         List hashes: <code>{d.ownHash.slice(-12)}</code> here, <code>{d.otherHash.slice(-12)}</code> for the other caller.
       </p>
     </div>
+  );
+}
+
+/** Tool names are untrusted server text: shown as code, hidden characters visible. */
+function ToolNameList({ names }: { names: string[] }) {
+  return (
+    <ul className="flat-list">
+      {names.map((name) => (
+        <li key={name}>
+          <code>
+            <VisibleText text={name} />
+          </code>
+        </li>
+      ))}
+    </ul>
   );
 }
