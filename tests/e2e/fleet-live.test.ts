@@ -103,7 +103,7 @@ describe("fleet page in Chromium", () => {
     await page.goto(baseUrl);
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const row = page.getByTestId("server-row-Release Train (demo)");
-    const count = async () => Number((await row.locator("td").nth(4).innerText()).match(/(\d+) snapshot/)?.[1] ?? 0);
+    const count = async () => Number((await row.getByTestId("last-change").innerText()).match(/(\d+) snapshot/)?.[1] ?? 0);
     const first = await count();
     // TOOLWATCH_DEMO_CHANGE_MS=4000 here: the server changes its tools every 4 s by itself.
     await expect.poll(count, { timeout: 30_000 }).toBeGreaterThan(first);

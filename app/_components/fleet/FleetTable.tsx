@@ -129,7 +129,7 @@ function Cell({ column, server: s, activeTags, alertCounts, onTag }: { column: V
       );
     case "lastChangeAt":
       return (
-        <td>
+        <td data-testid="last-change">
           <RelativeTime iso={s.lastChangeAt} />
           <div className="muted small">
             {s.snapshotCount} snapshot{s.snapshotCount === 1 ? "" : "s"}
