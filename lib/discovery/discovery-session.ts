@@ -199,8 +199,11 @@ export class DiscoverySession {
   private schedulePoll(): void {
     clearTimeout(this.pollTimer);
     this.pollTimer = setTimeout(() => {
-      if (Date.now() < this.freshUntil) return this.schedulePoll();
-      const trigger = this.lastTtlMs ? "ttl_expiry" : "poll";
+      const fresh = Date.now() < this.freshUntil;
+      // Without a cache a fresh list needs nothing; with one, the cache answers (a hit, counted
+      // and confirmed as a listing) so every poll is accounted for.
+      if (fresh && !this.sink.obtainListing) return this.schedulePoll();
+      const trigger = !fresh && this.lastTtlMs ? "ttl_expiry" : "poll";
       void this.requestRefresh(trigger).finally(() => this.schedulePoll());
     }, jitter(this.opts.pollIntervalMs));
   }

@@ -139,6 +139,19 @@ describe("tool-list caches in the worker (protocol 2026-07-28)", () => {
     expect(after).toBeLessThanOrEqual(2);
   });
 
+  it("polls within the TTL are answered by the cache (hits), not by the server", async () => {
+    const url = await startFixture("polled", { tools: [tool("lookup")], ttlMs: 600_000, cacheScope: "public" });
+    const id = (await createServer(teamA.ctx, "polled", { transport: "streamable_http", url, headers: {} }, { pollIntervalSeconds: 1 })).id;
+    await scheduler.tick();
+    const use = await waitFor("two cache hits from polls", () => testDb().serverCacheUse.findFirst({ where: { serverId: id } }), (u) => (u?.hits ?? 0) >= 2, 20_000);
+    expect(use).toMatchObject({ misses: 1, refreshes: 0, lastOutcome: "hit", lastReason: "poll" });
+    expect(calls("polled")).toEqual(["-"]);
+    // Each hit is a listing: the snapshot is confirmed, not duplicated.
+    const snaps = await snapshotsOf(id);
+    expect(snaps).toHaveLength(1);
+    expect(snaps[0]!.confirmCount).toBeGreaterThanOrEqual(2);
+  });
+
   it("rejects a malformed serverId filter with a 400", async () => {
     const r = await call("GET", "/api/v1/cache?serverId=not-a-uuid", { as: userA.caller });
     expect(r.status).toBe(400);
