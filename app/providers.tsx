@@ -41,7 +41,12 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
         return;
       }
-      if (!("serverId" in event)) return; // share-link events are never sent to team rooms
+      if (event.type === "view:changed" || event.type === "share:revoked") {
+        // A view was created, edited, pinned or deleted, or a share link made or revoked: the
+        // views list, that view and its links (all under the "views" key).
+        void queryClient.invalidateQueries({ queryKey: queryKeys.views() });
+        return;
+      }
       void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
       void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
       if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {

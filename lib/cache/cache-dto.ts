@@ -18,6 +18,8 @@ export type CacheEntryDto = {
   scope: string | null;
   ttlMs: number | null;
   fetchedAt: string;
+  /** Why the entry was last fetched from the server: connect, ttl_expiry, list_changed, manual, … */
+  refreshReason: string;
   expiresAt: string;
   /** Fresh now: within its TTL and not invalidated since. */
   fresh: boolean;

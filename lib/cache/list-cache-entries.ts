@@ -39,6 +39,7 @@ export async function listCacheEntries(ctx: ServiceContext, params: Record<strin
       scope: e.scope,
       ttlMs: e.ttlMs,
       fetchedAt: e.fetchedAt.toISOString(),
+      refreshReason: e.lastReason,
       expiresAt: e.expiresAt.toISOString(),
       fresh,
       timeLeftMs: fresh ? e.expiresAt.getTime() - now.getTime() : 0,

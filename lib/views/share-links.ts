@@ -53,6 +53,8 @@ export async function createShareLink(ctx: ServiceContext, viewId: string, raw: 
       data: { tenantId: ctx.tenantId, viewId: view.id, tokenHash: hashShareToken(token), tokenStart: token.slice(0, 6), expiresAt, createdBy: actorLabel(ctx.actor) },
     });
     await recordAudit(tx, ctx, "share.created", { type: "share", id: link.id }, { viewId: view.id, view: view.name, tokenStart: link.tokenStart, expiresAt: expiresAt?.toISOString() ?? null });
+    // The team's open views pages list the new link.
+    await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: view.id });
     return link;
   });
   return { id: row.id, token, path: `/share/${token}`, expiresAt: row.expiresAt?.toISOString() ?? null };

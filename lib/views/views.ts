@@ -58,6 +58,7 @@ export async function createView(ctx: ServiceContext, raw: unknown): Promise<Vie
       });
       await recordAudit(tx, ctx, "view.created", { type: "view", id: row.id }, { name: row.name, pinned: row.pinned });
       if (row.pinned) await recordAudit(tx, ctx, "view.pinned", { type: "view", id: row.id }, { name: row.name });
+      await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });
       return toViewDto(row);
     }),
   );
@@ -83,8 +84,8 @@ export async function updateView(ctx: ServiceContext, viewId: string, raw: unkno
       });
       const fields = Object.keys(patch).filter((k) => k !== "pinned").sort();
       if (fields.length > 0) await recordAudit(tx, ctx, "view.updated", { type: "view", id: row.id }, { name: row.name, fields });
-      // Open share pages of this view re-read it (a new name, other servers).
-      if (patch.name !== undefined || patch.filters !== undefined) await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });
+      // The team's open pages refetch their views; open share pages of this view re-read it.
+      await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });
       if (patch.pinned !== undefined && patch.pinned !== current.pinned) {
         await recordAudit(tx, ctx, patch.pinned ? "view.pinned" : "view.unpinned", { type: "view", id: row.id }, { name: row.name });
       }

@@ -144,6 +144,22 @@ describe("socket.io: authenticated handshakes, server-chosen rooms", () => {
     await notDelivered(a, teamB.id, teamA.id);
   });
 
+  it("view and share-link changes reach the team's own sockets (views pages refetch) and no other team's", async () => {
+    const a = open({ cookie: alice });
+    const b = open({ cookie: bob });
+    await delivered(a, teamA.id);
+    await delivered(b, teamB.id);
+    const viewId = randomUUID();
+    const linkId = randomUUID();
+    await getDb().$transaction(async (tx) => {
+      await notifyInTx(tx, { type: "view:changed", tenantId: teamA.id, viewId });
+      await notifyInTx(tx, { type: "share:revoked", tenantId: teamA.id, linkId });
+    });
+    await waitUntil("A hears both", () => a.events.some((e) => e.type === "view:changed" && e.viewId === viewId) && a.events.some((e) => e.type === "share:revoked" && e.linkId === linkId));
+    await delivered(b, teamB.id); // NOTIFY order: had A's events been relayed to B, they would be here by now
+    expect(b.events.some((e) => e.type === "view:changed" || e.type === "share:revoked")).toBe(false);
+  });
+
   it("an API key's socket (auth.token or an Authorization header) is in its own team's room only", async () => {
     const { key } = await createApiKey(ctxOf(teamB.id), { name: "socket", role: "viewer" });
     for (const client of [open({ token: key }), open({ authorization: `Bearer ${key}` })]) {

@@ -66,7 +66,9 @@ export function CachePage() {
                     <td data-testid="cache-scope">{scopeText(e)}</td>
                     <td>
                       <RelativeTime iso={e.fetchedAt} />
-                      <div className="muted small">{e.toolCount} tools</div>
+                      <div className="muted small" title="why the entry was last fetched from the server">
+                        on {e.refreshReason} · {e.toolCount} tools
+                      </div>
                     </td>
                     <td>{ttlText(e.ttlMs)}</td>
                     <td>

@@ -157,7 +157,6 @@ async function joinRooms(db: Db, socket: AuthedSocket, principal: Principal): Pr
 }
 
 function relay(io: IoServer, event: RealtimeEvent): void {
-  if (event.type === "share:revoked" || event.type === "view:changed") return; // share sockets only
   if (event.type === "membership:changed") {
     // Only the affected user hears of it: the team's room would learn who left.
     io.to(userRoom(event.userId)).emit(SOCKET_EVENT, event);
