@@ -9,6 +9,7 @@ import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
 import { pruneHistory } from "../lib/snapshots/prune-history";
 import { pruneStaleHeartbeats, recordHeartbeat, removeHeartbeat } from "../lib/workers/record-heartbeat";
 import { startDemoFleet } from "./demo-fleet/demo-fleet";
+import { createPgFetchLock } from "../lib/cache/fetch-lock";
 import { pruneCacheEntries } from "../lib/cache/prune-cache";
 import { ToolListCache } from "../lib/cache/tool-list-cache";
 import { Scheduler } from "./scheduler";
@@ -31,6 +32,8 @@ process.on("unhandledRejection", (reason) => log(`unhandled rejection (ignored):
 // address actually connected to) and the response size cap.
 const guardedFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS, maxResponseBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES });
 
+// Workers share fetches of public lists through Postgres advisory locks (lib/cache/fetch-lock.ts).
+const listCacheLock = env.TOOLWATCH_LIST_CACHE ? createPgFetchLock(url) : undefined;
 const scheduler = new Scheduler(
   db,
   key,
@@ -48,7 +51,7 @@ const scheduler = new Scheduler(
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
-    listCache: env.TOOLWATCH_LIST_CACHE ? new ToolListCache(db) : undefined,
+    listCache: listCacheLock ? new ToolListCache(db, Date.now, listCacheLock) : undefined,
   },
   log,
 );
@@ -132,6 +135,7 @@ async function shutdown(signal: string): Promise<void> {
   await webhookFetch.close();
   await listener.close();
   await guardedFetch.close();
+  await listCacheLock?.close().catch(() => undefined);
   await fleet?.stop();
   await removeHeartbeat(db, workerId).catch(() => undefined);
   await closeDb();

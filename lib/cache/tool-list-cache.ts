@@ -5,6 +5,7 @@ import type { SnapshotTrigger } from "../snapshots/record-snapshot";
 import { hashTool, hashToolList } from "../snapshots/canonical-hash";
 import { partitionFor, PUBLIC_PARTITION, readablePartitions } from "./cache-key";
 import { findDivergence, type Divergence } from "./cache-divergence";
+import type { FetchLock } from "./fetch-lock";
 
 // The worker's tool-list cache (protocol 2026-07-28 ttlMs/cacheScope, mcp-discovery.md §1.5).
 // Before a session calls tools/list it asks here: a fresh entry it may read is served instead
@@ -12,6 +13,9 @@ import { findDivergence, type Divergence } from "./cache-divergence";
 // a refresh when one did). Entries live in Postgres, so every worker and restart sees them; one
 // fetch per endpoint is in flight per worker at a time, and sessions that need the same list
 // wait for it instead of asking the server again.
+
+/** How often a session waiting for another worker's fetch looks for its entry. */
+const LOCK_POLL_MS = 150;
 
 /** The spec lets clients cap TTLs; the SDK client caps at 24 h, so do we. */
 export const MAX_TTL_MS = 86_400_000;
@@ -38,6 +42,10 @@ export class ToolListCache {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Cross-worker coordination for shared (anonymous) lists; absent = this process only. */
+    private readonly lock?: FetchLock,
+    /** How long to wait for another worker's fetch of the same list before fetching anyway. */
+    private readonly waitForOthersMs = 15_000,
   ) {}
 
   /**
@@ -57,7 +65,41 @@ export class ToolListCache {
         await flight.done; // someone is fetching this very list right now: use theirs
       }
     }
-    return this.fetchAndStore(id, trigger, flightKey, fetch);
+    const held = await this.lockAcrossWorkers(id, notBefore, forced);
+    if (held.kind === "served") return this.serveHit(id, held.entry, trigger);
+    try {
+      return await this.fetchAndStore(id, trigger, flightKey, fetch);
+    } finally {
+      await held.release?.();
+    }
+  }
+
+  /**
+   * Another worker fetching the same shared list: wait for its entry (polling the database)
+   * rather than asking the server too. Only anonymous lists can be shared across teams, so only
+   * they take the lock; once it is ours, check again whether someone stored it meanwhile.
+   */
+  private async lockAcrossWorkers(
+    id: CacheIdentity,
+    notBefore: number,
+    forced: boolean,
+  ): Promise<{ kind: "served"; entry: ToolListCacheEntry } | { kind: "fetch"; release?: () => Promise<void> }> {
+    if (!this.lock || id.authContext !== "anonymous" || forced) return { kind: "fetch" };
+    const deadline = Date.now() + this.waitForOthersMs;
+    for (;;) {
+      const result = await this.lock.tryAcquire(flightKeyOf(id));
+      if (result.kind === "unavailable") return { kind: "fetch" };
+      if (result.kind === "acquired") {
+        const entry = await this.findUsable(id, notBefore);
+        if (!entry) return { kind: "fetch", release: result.release };
+        await result.release();
+        return { kind: "served", entry };
+      }
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      const entry = await this.findUsable(id, notBefore);
+      if (entry) return { kind: "served", entry };
+      if (Date.now() > deadline) return { kind: "fetch" };
+    }
   }
 
   /** A list_changed arrived: every entry this server could read is stale from now on, whatever its TTL. */

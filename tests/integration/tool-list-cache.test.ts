@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { endpointKeyOf, PUBLIC_PARTITION } from "../../lib/cache/cache-key";
+import { createPgFetchLock } from "../../lib/cache/fetch-lock";
 import { pruneCacheEntries, UNUSED_ENTRY_MS } from "../../lib/cache/prune-cache";
 import { ToolListCache, type CacheIdentity } from "../../lib/cache/tool-list-cache";
 import type { ServiceContext } from "../../lib/context";
@@ -159,6 +160,29 @@ describe("tool-list cache", () => {
     const [ra, rb] = await Promise.all([c.obtain(ida, "connect", 0, fetch), c.obtain(idb, "connect", 0, fetch)]);
     expect(fetch.calls).toBe(1);
     expect([ra.outcome, rb.outcome].sort()).toEqual(["hit", "miss"]);
+  });
+
+  it("two workers (two caches, two lock pools) watching one public endpoint for two teams share one fetch", async () => {
+    const url = inject("databaseUrl");
+    const [lockA, lockB] = [createPgFetchLock(url), createPgFetchLock(url)];
+    try {
+      const workerA = new ToolListCache(testDb(), () => clock, lockA);
+      const workerB = new ToolListCache(testDb(), () => clock, lockB);
+      const ida = await identity(a);
+      const idb = { ...(await identity(b)), endpointKey: ida.endpointKey };
+      const fetch = counted(() => listing(["slow"], "public", 60_000), 400);
+      const [ra, rb] = await Promise.all([workerA.obtain(ida, "connect", 0, fetch), workerB.obtain(idb, "connect", 0, fetch)]);
+      expect(fetch.calls).toBe(1);
+      expect([ra.outcome, rb.outcome].sort()).toEqual(["hit", "miss"]);
+      // A private list is never waited for across workers: it cannot be shared anyway.
+      const pa = { ...(await identity(a, "ac1:w")), endpointKey: ida.endpointKey + "-p" };
+      const pb = { ...(await identity(b, "ac1:w")), endpointKey: pa.endpointKey };
+      const priv = counted(() => listing(["p"], "private", 60_000), 200);
+      await Promise.all([workerA.obtain(pa, "connect", 0, priv), workerB.obtain(pb, "connect", 0, priv)]);
+      expect(priv.calls).toBe(2);
+    } finally {
+      await Promise.all([lockA.close(), lockB.close()]);
+    }
   });
 
   it("a failed fetch stores nothing and the next request asks again", async () => {
