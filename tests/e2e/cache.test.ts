@@ -81,9 +81,16 @@ describe("tool-list cache pages", () => {
     });
     const targeted = await startHttpFixture(state);
     try {
+      // Each step waits through the API first, so a failure says which one did not happen.
+      const latest = async (account: Account, serverId: string) => {
+        const items = (await ok(account, "GET", `/api/v1/servers/${serverId}/snapshots`)).items as { era: string | null; cacheScope: string | null; toolCount: number }[];
+        return items[0] ?? null;
+      };
       const anonId = await addHttpServer(one.account, "units", targeted.url);
-      await waitFor("the anonymous list", async () => (await ok(one.account, "GET", `/api/v1/servers/${anonId}`)).server.toolCount as number | null, (n) => n === 1, 30_000);
-      await addHttpServer(two.account, "units", targeted.url, { headers: { Authorization: "Bearer victim-token" } });
+      await waitFor("the anonymous public list (2026-07-28)", () => latest(one.account, anonId), (s) => s?.toolCount === 1 && s.cacheScope === "public", 60_000);
+      const victimId = await addHttpServer(two.account, "units", targeted.url, { headers: { Authorization: "Bearer victim-token" } });
+      await waitFor("the targeted public list (2026-07-28)", () => latest(two.account, victimId), (s) => s?.toolCount === 2 && s.cacheScope === "public", 60_000);
+      await waitFor("the R31 alert via the API", async () => (await ok(two.account, "GET", "/api/v1/alerts?kind=cache_divergence")).items as unknown[], (items) => items.length === 1, 30_000);
       const page = two.page!;
       await page.goto("/alerts");
       const row = page.getByTestId("alert-row").filter({ hasText: "Public list diverges" });
