@@ -23,9 +23,10 @@ export function createSessionSink(
 ): DiscoverySink {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
-  const authContext = authContextOf(getSecretKey(), server.config);
+  const key = getSecretKey();
+  const authContext = authContextOf(key, server.config);
   const log = (line: string) => rawLog(redact(line));
-  const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(getSecretKey(), server.config), authContext };
+  const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(key, server.config), authContext };
   return {
     log,
     ...(cache ? cacheHooks(cache, identity, log) : {}),

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useNow } from "../_hooks/use-now";
 
 function span(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -19,11 +19,7 @@ function describe(deltaMs: number): string {
 
 /** "3 min ago" / "in 7 days", kept current; the exact time is in the tooltip. */
 export function RelativeTime({ iso, never = "never" }: { iso: string | null; never?: string }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 10_000);
-    return () => clearInterval(t);
-  }, []);
+  const now = useNow(10_000);
   if (!iso) return <span className="muted">{never}</span>;
   return (
     <time dateTime={iso} title={new Date(iso).toLocaleString()}>

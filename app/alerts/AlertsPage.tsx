@@ -9,6 +9,7 @@ import { api, ApiError } from "../_hooks/api";
 import { queryKeys, useMeQuery } from "../_hooks/queries";
 import { AlertFilters } from "./AlertFilters";
 import { AlertsTable } from "./AlertsTable";
+import { FlashMessage, type Flash } from "../_components/FlashMessage";
 
 const FILTER_KEYS = ["status", "severity", "kind", "serverId"] as const;
 
@@ -57,7 +58,7 @@ function AlertList({ filters, canReview }: { filters: Filters; canReview: boolea
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [comment, setComment] = useState("");
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<Flash | null>(null);
 
   if (query.isPending) return <p aria-busy="true">Loading alerts…</p>;
   if (query.error) return <p role="alert" className="error-box">Could not load alerts: {query.error.message}</p>;
@@ -126,11 +127,7 @@ function AlertList({ filters, canReview }: { filters: Filters; canReview: boolea
           <button type="button" className="button" disabled={busy || selected.size === 0} onClick={() => void acknowledgeSelected()}>
             {busy ? "Acknowledging…" : "Acknowledge selected"}
           </button>
-          {message ? (
-            <span role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "field-error" : "ok-text"}>
-              {message.text}
-            </span>
-          ) : null}
+          <FlashMessage message={message} />
         </div>
       ) : null}
       <AlertsTable

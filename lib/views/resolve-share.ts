@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { listServers } from "../servers/list-servers";
 import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import type { SharedTool, SharedViewDto } from "./view-dto";
-import { resolveRange, ViewFilters } from "./view-input";
+import { resolveRange, ViewFilters, storedViewFilters } from "./view-input";
 import { hashShareToken, SHARE_TOKEN, shareLinkStatus } from "./share-links";
 import { matchesServer, sortServers } from "./match-servers";
 
@@ -60,12 +60,6 @@ export async function resolveShare(db: Db, token: string, { now = new Date(), co
     alerts,
     generatedAt: now.toISOString(),
   };
-}
-
-/** A view's stored filters, read as the views API reads them (a value that no longer parses filters nothing). */
-export function storedViewFilters(stored: unknown): ViewFilters {
-  const parsed = ViewFilters.safeParse(stored);
-  return parsed.success ? parsed.data : {};
 }
 
 /** A read-only system context in the link's tenant; the actor names the link, never a person. */

@@ -1,7 +1,8 @@
 import type { Db } from "../db";
 import { listServers } from "../servers/list-servers";
 import { matchesServer } from "./match-servers";
-import { shareContext, storedViewFilters } from "./resolve-share";
+import { shareContext } from "./resolve-share";
+import { storedViewFilters } from "./view-input";
 import { hashShareToken, SHARE_TOKEN, shareLinkStatus } from "./share-links";
 
 // What a live share page may hear about. The socket relay (lib/realtime/node/share-sockets.ts)

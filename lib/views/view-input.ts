@@ -69,3 +69,9 @@ export function resolveRange(range: ViewFilters["timeRange"], now = new Date()):
   }
   return { ...(range.from ? { from: new Date(range.from) } : {}), ...(range.to ? { to: new Date(range.to) } : {}) };
 }
+
+/** A view's stored filters, read as the views API reads them (a value that no longer parses filters nothing). */
+export function storedViewFilters(stored: unknown): ViewFilters {
+  const parsed = ViewFilters.safeParse(stored);
+  return parsed.success ? parsed.data : {};
+}

@@ -8,16 +8,15 @@ import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
 import type { ViewDto } from "./view-dto";
-import { ViewFilters, ViewInput, ViewPatch } from "./view-input";
+import { storedViewFilters, ViewInput, ViewPatch } from "./view-input";
 
 // The team's saved views: everyone in the team reads them, members and up write them.
 
 export function toViewDto(row: SavedView): ViewDto {
-  const filters = ViewFilters.safeParse(row.filters);
   return {
     id: row.id,
     name: row.name,
-    filters: filters.success ? filters.data : {},
+    filters: storedViewFilters(row.filters),
     pinned: row.pinned,
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),

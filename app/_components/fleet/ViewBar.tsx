@@ -10,6 +10,7 @@ import type { ViewDto } from "../../_hooks/view-queries";
 import { ALL_SERVERS } from "../../_hooks/use-view-url";
 import { VisibleText } from "../VisibleText";
 import { SaveViewForm } from "./SaveViewForm";
+import { FlashMessage, type Flash } from "../FlashMessage";
 
 type Props = {
   views: ViewDto[];
@@ -30,7 +31,7 @@ export function ViewBar({ views, active, modified, missing, filters, canWrite, o
   const queryClient = useQueryClient();
   const [saving, setSaving] = useState(false);
   const [updating, setUpdating] = useState(false);
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<Flash | null>(null);
   const pinned = views.find((v) => v.pinned) ?? null;
 
   async function updateActive() {
@@ -102,11 +103,7 @@ export function ViewBar({ views, active, modified, missing, filters, canWrite, o
           {active || pinned ? <Link href={`/?view=${ALL_SERVERS}`}>All servers</Link> : null}
           <Link href="/views">Manage views</Link>
         </span>
-        {message ? (
-          <span role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "field-error" : "ok-text"}>
-            {message.text}
-          </span>
-        ) : null}
+        <FlashMessage message={message} />
       </div>
       {saving ? (
         <SaveViewForm

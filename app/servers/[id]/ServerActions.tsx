@@ -8,13 +8,14 @@ import type { ServerSummary } from "../../../lib/servers/server-dto";
 import { ConfirmButton } from "../../_components/ConfirmButton";
 import { api, ApiError } from "../../_hooks/api";
 import { queryKeys, useCan } from "../../_hooks/queries";
+import { FlashMessage, type Flash } from "../../_components/FlashMessage";
 
 /** Edit, refresh and delete — each shown only to roles that may use it (the server checks anyway). */
 export function ServerActions({ server }: { server: ServerSummary }) {
   const can = useCan();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const [message, setMessage] = useState<{ kind: "ok" | "error"; text: string } | null>(null);
+  const [message, setMessage] = useState<Flash | null>(null);
   const [refreshing, setRefreshing] = useState(false);
   const canWrite = can("server:write");
   const canRefresh = can("server:refresh");
@@ -60,11 +61,7 @@ export function ServerActions({ server }: { server: ServerSummary }) {
           <ConfirmButton label="Delete" question={`Delete ${server.name} and all its history?`} confirmLabel="Yes, delete" onConfirm={remove} small={false} />
         </>
       ) : null}
-      {message ? (
-        <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "field-error" : "ok-text"}>
-          {message.text}
-        </p>
-      ) : null}
+      <FlashMessage message={message} as="p" />
     </div>
   );
 }

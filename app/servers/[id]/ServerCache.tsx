@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { CacheFreshness, scopeText, ttlText } from "../../_components/cache/CacheFreshness";
 import { RelativeTime } from "../../_components/RelativeTime";
-import { useCacheQuery, useNow } from "../../_hooks/cache-queries";
+import { useCacheQuery } from "../../_hooks/cache-queries";
+import { useNow } from "../../_hooks/use-now";
 
 /** Facts-list rows: the cache entry this server's current list came from (nothing before the first listing). */
 export function ServerCache({ serverId }: { serverId: string }) {

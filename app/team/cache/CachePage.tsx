@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { CacheFreshness, hitRateText, scopeText, ttlText } from "../../_components/cache/CacheFreshness";
 import { RelativeTime } from "../../_components/RelativeTime";
-import { useCacheQuery, useNow } from "../../_hooks/cache-queries";
+import { useCacheQuery } from "../../_hooks/cache-queries";
+import { useNow } from "../../_hooks/use-now";
 import { useMeQuery } from "../../_hooks/queries";
 import { serverHref } from "../../_lib/links";
 

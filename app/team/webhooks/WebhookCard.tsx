@@ -10,8 +10,9 @@ import { queryKeys } from "../../_hooks/queries";
 import type { WebhookDto, WebhookWithSecret } from "../../_hooks/webhook-queries";
 import { SEVERITY_OPTIONS } from "./CreateWebhookForm";
 import { DeliveryLog } from "./DeliveryLog";
+import { FlashMessage, type Flash } from "../../_components/FlashMessage";
 
-type Message = { kind: "ok" | "error"; text: string } | null;
+type Message = Flash | null;
 
 /** One webhook: where it sends, what, whether it is on; its actions and its delivery log. */
 export function WebhookCard({ webhook, onRotated }: { webhook: WebhookDto; onRotated: (webhook: WebhookWithSecret) => void }) {
@@ -112,11 +113,7 @@ export function WebhookCard({ webhook, onRotated }: { webhook: WebhookDto; onRot
           </select>
         </dd>
       </dl>
-      {message ? (
-        <p role={message.kind === "error" ? "alert" : "status"} className={message.kind === "error" ? "field-error" : "ok-text"}>
-          {message.text}
-        </p>
-      ) : null}
+      <FlashMessage message={message} as="p" />
       <DeliveryLog webhookId={webhook.id} />
     </article>
   );
