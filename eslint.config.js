@@ -39,6 +39,24 @@ export default tseslint.config(
       { group: ["**/lib/generated/**", "@prisma/*"], message: "Only lib/db.ts constructs Prisma; call a lib verb." },
     ]),
   },
+  // The data path runs one way (issue 12): discovery talks MCP and never reaches the store; the
+  // store never reaches realtime or worker leases. The worker composes them.
+  {
+    files: ["lib/discovery/**/*.ts"],
+    rules: restrict([
+      { group: ["**/app/**", "**/worker/**", "**/tests/**", "**/scripts/**"], message: "lib/ is framework-free and imports nothing from app/, worker/, tests/ or scripts/." },
+      { group: ["next", "next/*", "react", "react-dom"], message: "lib/ must not depend on Next or React." },
+      { group: ["**/snapshots/**", "**/sessions/**", "**/cache/**", "**/servers/**", "**/alerts/**", "**/workers/**", "**/db", "**/generated/**", "@prisma/*"], message: "lib/discovery talks MCP only; the worker hands its results to the store." },
+    ]),
+  },
+  {
+    files: ["lib/snapshots/**/*.ts"],
+    rules: restrict([
+      { group: ["**/app/**", "**/worker/**", "**/tests/**", "**/scripts/**"], message: "lib/ is framework-free and imports nothing from app/, worker/, tests/ or scripts/." },
+      { group: ["next", "next/*", "react", "react-dom"], message: "lib/ must not depend on Next or React." },
+      { group: ["**/realtime/**", "**/workers/**", "**/discovery/**"], message: "lib/snapshots stores; it never reaches realtime, worker leases or discovery." },
+    ]),
+  },
   {
     files: ["lib/**/*.ts"],
     ignores: ["lib/db.ts", "lib/generated/**"],

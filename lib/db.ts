@@ -1,20 +1,21 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client";
-import { requireDatabaseUrl } from "./env";
+import { loadEnv, requireDatabaseUrl } from "./env";
 
 // The only place that constructs PrismaClient. Prisma 7 requires a driver adapter.
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
-export function createDb(url: string): Db {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
+/** `max`: connections in this client's pool (the worker sizes it to its listing queue). */
+export function createDb(url: string, max = 10): Db {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
 }
 
 // Next's dev server re-evaluates modules on reload; keep one pool per process.
 const holder = globalThis as unknown as { __toolwatchDb?: Db };
 
 export function getDb(): Db {
-  holder.__toolwatchDb ??= createDb(requireDatabaseUrl());
+  holder.__toolwatchDb ??= createDb(requireDatabaseUrl(), loadEnv().TOOLWATCH_DB_POOL);
   return holder.__toolwatchDb;
 }
 

@@ -20,6 +20,10 @@ export const EnvSchema = z.object({
   TOOLWATCH_REQUEST_TIMEOUT_MS: int(30_000, 100),
   TOOLWATCH_MAX_PAGES: int(1_000, 1),
   TOOLWATCH_LEASE_TTL_MS: int(15_000, 1_500),
+  // Connects and listings (with their stores) one worker runs at once, fair across teams.
+  TOOLWATCH_LISTING_CONCURRENCY: int(32, 1),
+  // Connections in each process's Postgres pool (the worker adds 2 of its own for leases).
+  TOOLWATCH_DB_POOL: int(10, 2),
   TOOLWATCH_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024),
   TOOLWATCH_BLOCK_PRIVATE_NETWORKS: boolish.default(false),
   TOOLWATCH_STDIO_POLICY: z.enum(["off", "admins", "all"]).default("admins"),

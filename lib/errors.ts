@@ -31,3 +31,11 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+
+/** A fenced write refused: this worker no longer holds the server's lease (another may own it now). */
+export class LeaseLostError extends Error {
+  readonly code = "LEASE_LOST";
+  constructor(serverId: string) {
+    super(`this worker no longer holds the lease for server ${serverId}`);
+  }
+}

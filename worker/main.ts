@@ -1,5 +1,5 @@
 import os from "node:os";
-import { closeDb, getDb } from "../lib/db";
+import { closeDb, createDb, getDb } from "../lib/db";
 import { loadEnv, requireDatabaseUrl } from "../lib/env";
 import { listenForEvents } from "../lib/realtime/listen";
 import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
@@ -19,6 +19,8 @@ import { startWebhookDispatcher } from "./webhook-dispatcher";
 const env = loadEnv();
 const url = requireDatabaseUrl(env);
 const db = getDb();
+// Leases and heartbeats on their own two connections: a pool busy with listings never starves them.
+const leaseDb = createDb(url, 2);
 const key = getSecretKey();
 const workerId = env.TOOLWATCH_WORKER_ID ?? `${os.hostname()}-${process.pid}`;
 const startedAt = new Date();
@@ -49,6 +51,8 @@ const scheduler = new Scheduler(
       fetch: guardedFetch,
     },
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
+    leaseDb,
+    concurrency: env.TOOLWATCH_LISTING_CONCURRENCY,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
     listCache: listCacheLock ? new ToolListCache(db, Date.now, listCacheLock) : undefined,
@@ -78,8 +82,8 @@ if (fleet) {
   );
 }
 
-await pruneStaleHeartbeats(db);
-await recordHeartbeat(db, workerId, startedAt, 0);
+await pruneStaleHeartbeats(leaseDb);
+await recordHeartbeat(leaseDb, workerId, startedAt, 0);
 // Retention (TOOLWATCH_RETENTION_DAYS): hourly; every worker may run it, it is idempotent.
 const retention = env.TOOLWATCH_RETENTION_DAYS > 0
   ? setInterval(() => {
@@ -98,7 +102,7 @@ const cachePrune = setInterval(() => {
 cachePrune.unref();
 
 const heartbeat = setInterval(() => {
-  recordHeartbeat(db, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
+  recordHeartbeat(leaseDb, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
 }, env.TOOLWATCH_HEARTBEAT_MS);
 
 // Added or edited servers start within a moment (NOTIFY); the lease tick renews, takes over
@@ -137,7 +141,8 @@ async function shutdown(signal: string): Promise<void> {
   await guardedFetch.close();
   await listCacheLock?.close().catch(() => undefined);
   await fleet?.stop();
-  await removeHeartbeat(db, workerId).catch(() => undefined);
+  await removeHeartbeat(leaseDb, workerId).catch(() => undefined);
+  await leaseDb.$disconnect();
   await closeDb();
   log("worker stopped");
   process.exit(0);

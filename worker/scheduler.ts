@@ -1,15 +1,15 @@
 import type { ToolListCache } from "../lib/cache/tool-list-cache";
 import type { Db } from "../lib/db";
-import { jitter, sleep } from "../lib/discovery/backoff";
 import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discovery-session";
-import { listRunnableServers, type RunnableServer } from "../lib/servers/list-runnable-servers";
+import { listRunnableServers, listServerHeads, type RunnableServer } from "../lib/servers/list-runnable-servers";
+import { FairQueue } from "../lib/workers/fair-queue";
 import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
 import { createSessionSink } from "./session-sink";
 
 type Running = { configHash: string; session: DiscoverySession };
 
 export type SchedulerOptions = {
-  discovery: Omit<DiscoveryOptions, "pollIntervalMs" | "verdict">;
+  discovery: Omit<DiscoveryOptions, "pollIntervalMs" | "verdict" | "admit">;
   leaseTtlMs?: number;
   /** A worker whose heartbeat is younger than this counts when sharing servers out. */
   liveWorkerWindowMs: number;
@@ -17,23 +17,39 @@ export type SchedulerOptions = {
   stdioPolicy: "off" | "admins" | "all";
   /** The tool-list cache every session of this worker shares (lib/cache); absent = always fetch. */
   listCache?: ToolListCache;
-  /** Spread session starts over this window when many servers are taken at once. */
-  staggerMs?: number;
+  /**
+   * Lease renewal, takeover and sharing run on this client (its own small pool), so a pool busy
+   * with listings can never starve them. Default: the main client.
+   */
+  leaseDb?: Db;
+  /** Connects and listings (with their stores) in flight at once; default 32. */
+  concurrency?: number;
+  /** Listings per minute a team may start (0 = unlimited); read on each admission. */
+  listingsPerMinute?: (tenantId: string) => number;
 };
+
+/** After a failed renewal, try again this soon (well before the lease's TTL runs out). */
+const RENEW_RETRY_MS = 1_000;
 
 /**
  * Each tick: renew this worker's leases, give back any beyond its fair share, take free or
  * expired ones, then reconcile running sessions against the owned servers by config hash (new
- * start, edited restart, disabled/deleted stop). Ticks are serialised so timer and NOTIFY
- * triggers never race.
+ * start, edited restart, disabled/deleted stop). Ticks are serialised and coalesced, so a burst of
+ * NOTIFYs (a bulk registration) costs one more tick, not one each. Sessions work through one
+ * bounded queue, fair across teams.
  */
 export class Scheduler {
   private readonly running = new Map<string, Running>();
+  /** Sessions still winding down after a stop (awaited only by stopAll). */
+  private readonly winding = new Set<Promise<void>>();
   private owned = new Set<string>();
-  private lastRenewOk = Date.now();
   private chain: Promise<void> = Promise.resolve();
+  private pending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
   private readonly ttl: number;
+  private readonly leaseDb: Db;
+  readonly queue: FairQueue;
 
   constructor(
     private readonly db: Db,
@@ -43,6 +59,8 @@ export class Scheduler {
     private readonly log: (line: string) => void,
   ) {
     this.ttl = options.leaseTtlMs ?? LEASE_TTL_MS;
+    this.leaseDb = options.leaseDb ?? db;
+    this.queue = new FairQueue({ width: options.concurrency ?? 32, ratePerMinute: options.listingsPerMinute });
   }
 
   get size(): number {
@@ -60,56 +78,63 @@ export class Scheduler {
     return this.tick();
   }
 
+  /** Runs a tick after the current one; calls made while one is already queued join it. */
   tick(): Promise<void> {
-    this.chain = this.chain.then(() => this.tickNow()).catch((error: Error) => this.log(`scheduler tick failed: ${error.message}`));
-    return this.chain;
+    if (this.pending) return this.pending;
+    const next = this.chain
+      .then(() => {
+        this.pending = undefined;
+        return this.tickNow();
+      })
+      .catch((error: Error) => this.log(`scheduler tick failed: ${error.message}`));
+    this.pending = next;
+    this.chain = next;
+    return next;
   }
 
   private async tickNow(): Promise<void> {
     let held: string[];
     try {
-      held = await renewLeases(this.db, this.workerId, this.ttl);
-      this.lastRenewOk = Date.now();
+      held = await renewLeases(this.leaseDb, this.workerId, this.ttl);
     } catch (error) {
-      // Cannot reach the database: once our leases may have lapsed, another worker may own the
-      // servers, so stop working on them rather than risk two owners.
-      if (Date.now() - this.lastRenewOk > this.ttl * 0.7) {
-        this.log(`lease renewal failing (${(error as Error).message}); stopping all sessions`);
-        await this.stopSessions([...this.running.keys()]);
-        this.owned.clear();
-      }
-      throw error;
+      // The database is unreachable or overloaded. Sessions keep going (every write is fenced by
+      // the lease, so nothing can be written for a server another worker took meanwhile); leases
+      // that are still ours are renewed as soon as the database answers again.
+      clearTimeout(this.retryTimer);
+      this.retryTimer = setTimeout(() => void this.tick(), RENEW_RETRY_MS);
+      throw new Error(`lease renewal failed (${(error as Error).message}); retrying in ${RENEW_RETRY_MS} ms`, { cause: error });
     }
     const heldSet = new Set(held);
     const lost = [...this.owned].filter((id) => !heldSet.has(id));
-    if (lost.length) this.log(`lost ${lost.length} lease(s); stopping those sessions`);
-    await this.stopSessions(lost);
+    if (lost.length) this.log(`lost ${lost.length} lease(s) to other workers; stopping those sessions`);
+    void this.stopSessions(lost);
     this.owned = heldSet;
 
-    const { share } = await fairShare(this.db, this.options.liveWorkerWindowMs);
+    const { share } = await fairShare(this.leaseDb, this.options.liveWorkerWindowMs);
     if (this.owned.size > share) {
       const extra = [...this.owned].slice(0, this.owned.size - share);
       this.log(`handing ${extra.length} server(s) to other workers (share ${share})`);
-      await this.stopSessions(extra);
-      await releaseLeases(this.db, this.workerId, extra);
+      void this.stopSessions(extra);
+      await releaseLeases(this.leaseDb, this.workerId, extra);
       extra.forEach((id) => this.owned.delete(id));
     }
-    for (const id of await acquireLeases(this.db, this.workerId, share - this.owned.size, this.ttl)) this.owned.add(id);
+    for (const id of await acquireLeases(this.leaseDb, this.workerId, share - this.owned.size, this.ttl)) this.owned.add(id);
 
-    const desired = await listRunnableServers(this.db, this.key, [...this.owned]);
-    const wanted = new Set(desired.map((d) => d.serverId));
+    // Cheap heads first; configs (with secrets to decrypt) only for sessions that must (re)start.
+    const heads = await listServerHeads(this.db, [...this.owned]);
+    const wanted = new Map(heads.map((h) => [h.serverId, h.configHash]));
     const gone = [...this.owned].filter((id) => !wanted.has(id));
-    await this.stopSessions([...this.running.keys()].filter((id) => !wanted.has(id)));
+    void this.stopSessions([...this.running.keys()].filter((id) => !wanted.has(id)));
     if (gone.length) {
-      await releaseLeases(this.db, this.workerId, gone);
+      await releaseLeases(this.leaseDb, this.workerId, gone);
       gone.forEach((id) => this.owned.delete(id));
     }
-    const starting = desired.filter((s) => this.running.get(s.serverId)?.configHash !== s.configHash);
-    const stagger = starting.length > 1 ? Math.min(this.options.staggerMs ?? 5_000, 100 * starting.length) : 0;
-    await Promise.all(starting.map((server) => this.startSession(server, stagger)));
+    const changed = heads.filter((h) => this.running.get(h.serverId)?.configHash !== h.configHash).map((h) => h.serverId);
+    const starting = await listRunnableServers(this.db, this.key, changed);
+    await Promise.all(starting.map((server) => this.startSession(server)));
   }
 
-  private async startSession(server: RunnableServer, staggerMs: number): Promise<void> {
+  private async startSession(server: RunnableServer): Promise<void> {
     const current = this.running.get(server.serverId);
     if (current) {
       this.log(`${server.name}: configuration changed, restarting session`);
@@ -125,22 +150,35 @@ export class Scheduler {
     }
     const session = new DiscoverySession(
       server.config,
-      { ...this.options.discovery, pollIntervalMs: server.pollIntervalSeconds * 1000, verdict: server.verdict },
+      {
+        ...this.options.discovery,
+        pollIntervalMs: server.pollIntervalSeconds * 1000,
+        verdict: server.verdict,
+        // Many servers taken at once (start-up, takeover, a bulk registration) wait their turn
+        // here instead of all connecting and writing in the same instant.
+        admit: (signal) => this.queue.acquire(server.tenantId, signal),
+      },
       sink,
     );
     this.running.set(server.serverId, { configHash: server.configHash, session });
-    // Many servers taken at once (start-up, takeover) must not all spawn in the same instant.
-    if (staggerMs) await sleep(Math.random() * jitter(staggerMs));
-    if (this.running.get(server.serverId)?.session === session) session.start();
+    session.start();
   }
 
-  private async stopSessions(serverIds: string[]): Promise<void> {
-    const sessions = serverIds.flatMap((id) => {
+  /**
+   * Stops sessions without holding up the tick: a session in the middle of a slow listing may
+   * take a while to wind down, and lease renewal must never wait for it (its writes are fenced,
+   * so a session still winding down can no longer write for a server it lost).
+   */
+  private stopSessions(serverIds: string[]): Promise<void> {
+    const stopping = serverIds.flatMap((id) => {
       const run = this.running.get(id);
       this.running.delete(id);
-      return run ? [run.session] : [];
+      return run ? [run.session.stop()] : [];
     });
-    await Promise.all(sessions.map((s) => s.stop()));
+    const all = Promise.all(stopping).then(() => undefined);
+    this.winding.add(all);
+    void all.finally(() => this.winding.delete(all));
+    return all;
   }
 
   refresh(serverId: string): boolean {
@@ -156,10 +194,12 @@ export class Scheduler {
   /** Stop every session, then hand the leases back so another worker takes over at once. */
   async stopAll(): Promise<void> {
     clearInterval(this.timer);
+    clearTimeout(this.retryTimer);
     this.timer = undefined;
     await this.chain;
     await this.stopSessions([...this.running.keys()]);
-    await releaseLeases(this.db, this.workerId).catch((error: Error) => this.log(`could not release leases: ${error.message}`));
+    await Promise.all([...this.winding]);
+    await releaseLeases(this.leaseDb, this.workerId).catch((error: Error) => this.log(`could not release leases: ${error.message}`));
     this.owned.clear();
   }
 }

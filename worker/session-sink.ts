@@ -2,6 +2,7 @@ import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
 import { raiseDivergence } from "../lib/alerts/raise-divergence";
 import { endpointKeyOf } from "../lib/cache/cache-key";
 import { linkUseToSnapshot, type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
+import { markEvaluated } from "../lib/alerts/mark-evaluated";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
@@ -20,7 +21,7 @@ export function createSessionSink(
   workerId: string,
   rawLog: (line: string) => void,
   cache?: ToolListCache,
-): DiscoverySink {
+): DiscoverySink<CacheMeta> {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
   const key = getSecretKey();
@@ -77,9 +78,12 @@ export function createSessionSink(
         log(`R31: the public tool list differs from another authorization context's (${opened ? "alert opened" : "alert updated"})`);
       }
       // Judged against the baselines right after it commits, fenced by the same lease. An unchanged
-      // re-list is a cheap catch-up: it judges only what no baseline or alert covers yet.
+      // re-list of a judged snapshot needs nothing; one a dead worker left unjudged gets a cheap
+      // catch-up that judges only what no baseline or alert covers yet.
+      if (result.evaluated) return;
       try {
         const evaluation = await evaluateSnapshot(ctx, { serverId, trigger: result.kind, leaseHolder: workerId });
+        await markEvaluated(ctx, result.snapshotId);
         const { opened, updated, resolved, autoAccepted } = evaluation;
         if (opened.length || updated.length || resolved.length || autoAccepted.length) {
           log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
@@ -96,7 +100,9 @@ export function createSessionSink(
  * work fails the list is fetched directly, and only a failure of the fetch itself reaches the
  * session (which reconnects).
  */
-function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: string) => void): Pick<DiscoverySink, "obtainListing" | "listChanged"> {
+type CacheMeta = Omit<ObtainedListing, "listing">;
+
+function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: string) => void): Pick<DiscoverySink<CacheMeta>, "obtainListing" | "listChanged"> {
   return {
     obtainListing: async (trigger, notBefore, fetch) => {
       let fetchFailed: { error: unknown } | undefined;
@@ -106,12 +112,13 @@ function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: s
           throw error;
         });
       try {
-        return await cache.obtain(identity, trigger, notBefore, guarded);
+        const { listing, ...cached } = await cache.obtain(identity, trigger, notBefore, guarded);
+        return { listing, freshUntil: cached.freshUntil, cached };
       } catch (error) {
         if (fetchFailed) throw fetchFailed.error;
         log(`tool-list cache unavailable (${(error as Error).message}); listing directly`);
         const listing = await fetch();
-        return { listing, outcome: "miss", entryId: null, freshUntil: 0, divergence: null } satisfies ObtainedListing;
+        return { listing, freshUntil: 0, cached: { outcome: "miss", entryId: null, freshUntil: 0, divergence: null } satisfies CacheMeta };
       }
     },
     listChanged: async () => {

@@ -140,7 +140,6 @@ export class ToolListCache {
     try {
       const listing = await fetch();
       const stored = await this.store(id, listing, trigger, requestedAt);
-      await this.recordUse(id, stored.entry.id, stored.existed ? "refresh" : "miss", trigger);
       const divergence = listing.cacheScope === "public" ? await findDivergence(this.db, stored.entry, listing) : null;
       return { listing, outcome: stored.existed ? "refresh" : "miss", entryId: stored.entry.id, freshUntil: stored.entry.expiresAt.getTime(), divergence };
     } finally {
@@ -150,48 +149,49 @@ export class ToolListCache {
   }
 
   /**
-   * Upserts the entry. An invalidation that arrived after this fetch began survives it (the list
-   * may have changed while we were reading it); an older one is cleared.
+   * Upserts the entry and counts this server's miss or refresh, in one statement (a busy worker
+   * stores hundreds of lists a second; an interactive transaction per store starved the pool).
+   * An invalidation that arrived after this fetch began survives it (the list may have changed
+   * while we were reading it); an older one is cleared. An anonymous list that changed scope
+   * leaves its other partition behind, stale from now on.
    */
   private async store(id: CacheIdentity, listing: Listing, trigger: SnapshotTrigger, requestedAt: number): Promise<{ entry: ToolListCacheEntry; existed: boolean }> {
-    const fetchedAt = this.now();
+    const fetchedAt = new Date(this.now());
     const scope = listing.cacheScope;
     const ttlMs = listing.ttlMs === null ? null : Math.max(0, listing.ttlMs);
     const partition = partitionFor(scope, id.authContext, id.tenantId);
     const listHash = hashToolList(listing.tools.map((t) => ({ name: t.name, hash: hashTool(t) })));
-    const expiresAt = new Date(fetchedAt + Math.min(ttlMs ?? 0, MAX_TTL_MS));
-    const data = {
-      scope,
-      ttlMs,
-      requestedAt: new Date(requestedAt),
-      fetchedAt: new Date(fetchedAt),
-      expiresAt,
-      listHash,
-      toolCount: listing.tools.length,
-      listing: listing as unknown as Prisma.InputJsonValue,
-      lastReason: trigger,
-    };
-    return this.db.$transaction(async (tx) => {
-      const unique = { endpointKey: id.endpointKey, authContext: id.authContext, partition };
-      const current = await tx.toolListCacheEntry.findUnique({ where: { endpointKey_authContext_partition: unique } });
-      // An anonymous list that changed scope leaves its other partition behind: stale from now on.
-      if (id.authContext === "anonymous") {
-        await tx.toolListCacheEntry.updateMany({
-          where: { endpointKey: id.endpointKey, authContext: id.authContext, partition: { in: readablePartitions(id.authContext, id.tenantId).filter((p) => p !== partition) }, invalidatedAt: null },
-          data: { invalidatedAt: new Date(fetchedAt), invalidatedBy: "scope_changed" },
-        });
-      }
-      if (!current) {
-        const entry = await tx.toolListCacheEntry.create({ data: { ...unique, tenantId: partition === PUBLIC_PARTITION ? null : id.tenantId, ...data } });
-        return { entry, existed: false };
-      }
-      const keepInvalidation = current.invalidatedAt !== null && current.invalidatedAt.getTime() > requestedAt;
-      const entry = await tx.toolListCacheEntry.update({
-        where: { id: current.id },
-        data: { ...data, fetchCount: { increment: 1 }, ...(keepInvalidation ? {} : { invalidatedAt: null, invalidatedBy: null }) },
-      });
-      return { entry, existed: true };
-    });
+    const expiresAt = new Date(fetchedAt.getTime() + Math.min(ttlMs ?? 0, MAX_TTL_MS));
+    const others = id.authContext === "anonymous" ? readablePartitions(id.authContext, id.tenantId).filter((p) => p !== partition) : [];
+    const entryTenant = partition === PUBLIC_PARTITION ? null : id.tenantId;
+    const rows = await this.db.$queryRaw<StoredRow[]>`
+      WITH scope_moved AS (
+        UPDATE tool_list_cache_entry SET invalidated_at = ${fetchedAt}, invalidated_by = 'scope_changed'
+         WHERE endpoint_key = ${id.endpointKey} AND auth_context = ${id.authContext} AND partition = ANY(${others}::text[]) AND invalidated_at IS NULL
+        RETURNING 1
+      ), up AS (
+        INSERT INTO tool_list_cache_entry AS e (id, endpoint_key, auth_context, partition, tenant_id, scope, ttl_ms, requested_at, fetched_at,
+                                                expires_at, list_hash, tool_count, listing, last_reason, fetch_count, created_at)
+        VALUES (gen_random_uuid(), ${id.endpointKey}, ${id.authContext}, ${partition}, ${entryTenant}::uuid, ${scope}, ${ttlMs}::int, ${new Date(requestedAt)},
+                ${fetchedAt}, ${expiresAt}, ${listHash}, ${listing.tools.length}::int, ${JSON.stringify(listing)}::jsonb, ${trigger}, 1, now())
+        ON CONFLICT (endpoint_key, auth_context, partition) DO UPDATE SET
+          scope = EXCLUDED.scope, ttl_ms = EXCLUDED.ttl_ms, requested_at = EXCLUDED.requested_at, fetched_at = EXCLUDED.fetched_at,
+          expires_at = EXCLUDED.expires_at, list_hash = EXCLUDED.list_hash, tool_count = EXCLUDED.tool_count, listing = EXCLUDED.listing,
+          last_reason = EXCLUDED.last_reason, fetch_count = e.fetch_count + 1,
+          invalidated_at = CASE WHEN e.invalidated_at > EXCLUDED.requested_at THEN e.invalidated_at END,
+          invalidated_by = CASE WHEN e.invalidated_at > EXCLUDED.requested_at THEN e.invalidated_by END
+        RETURNING e.*, (e.xmax::text <> '0') AS existed
+      ), counted AS (
+        INSERT INTO server_cache_use AS u (id, tenant_id, server_id, entry_id, misses, refreshes, last_outcome, last_reason, last_at)
+        SELECT gen_random_uuid(), ${id.tenantId}::uuid, ${id.serverId}::uuid, up.id, CASE WHEN up.existed THEN 0 ELSE 1 END,
+               CASE WHEN up.existed THEN 1 ELSE 0 END, CASE WHEN up.existed THEN 'refresh' ELSE 'miss' END, ${trigger}, ${fetchedAt}
+          FROM up
+        ON CONFLICT (server_id, entry_id) DO UPDATE SET misses = u.misses + EXCLUDED.misses, refreshes = u.refreshes + EXCLUDED.refreshes,
+          last_outcome = EXCLUDED.last_outcome, last_reason = EXCLUDED.last_reason, last_at = EXCLUDED.last_at
+      )
+      SELECT * FROM up`;
+    const row = rows[0]!;
+    return { entry: entryFromRow(row), existed: row.existed };
   }
 
   private async recordUse(id: CacheIdentity, entryId: string, outcome: CacheOutcome, trigger: SnapshotTrigger): Promise<void> {
@@ -213,4 +213,21 @@ function flightKeyOf(id: CacheIdentity): string {
 /** After the snapshot is recorded: which snapshot this server's use of the entry produced or confirmed. */
 export async function linkUseToSnapshot(db: Db, serverId: string, entryId: string, snapshotId: string): Promise<void> {
   await db.serverCacheUse.updateMany({ where: { serverId, entryId }, data: { snapshotId } });
+}
+
+type StoredRow = {
+  id: string; endpoint_key: string; auth_context: string; partition: string; tenant_id: string | null; scope: string | null; ttl_ms: number | null;
+  requested_at: Date; fetched_at: Date; expires_at: Date; invalidated_at: Date | null; invalidated_by: string | null; list_hash: string;
+  tool_count: number; listing: Prisma.JsonValue; fetch_count: number; last_reason: string; created_at: Date; existed: boolean;
+};
+
+const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
+function entryFromRow(r: StoredRow): ToolListCacheEntry {
+  return {
+    id: r.id, endpointKey: r.endpoint_key, authContext: r.auth_context, partition: r.partition, tenantId: r.tenant_id, scope: r.scope, ttlMs: r.ttl_ms,
+    requestedAt: toDate(r.requested_at), fetchedAt: toDate(r.fetched_at), expiresAt: toDate(r.expires_at),
+    invalidatedAt: r.invalidated_at === null ? null : toDate(r.invalidated_at), invalidatedBy: r.invalidated_by, listHash: r.list_hash,
+    toolCount: r.tool_count, listing: r.listing, fetchCount: r.fetch_count, lastReason: r.last_reason, createdAt: toDate(r.created_at),
+  };
 }

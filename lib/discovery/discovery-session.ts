@@ -1,35 +1,33 @@
-import type { ObtainedListing } from "../cache/tool-list-cache";
-import type { ServerConnectionConfig } from "../servers/server-config";
-import type { SnapshotTrigger } from "../snapshots/record-snapshot";
+import type { SnapshotTrigger } from "../listing-trigger";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
+import type { ServerConnectionConfig } from "./connection-config";
 import { describeError } from "./discovery-error";
 import { openConnection, type ConnectionFacts, type EraMode, type EraVerdict, type Listing, type OpenConnection } from "./open-connection";
 import { nextStatus, type SessionEvent, type SessionStatusName } from "./session-status";
+import { mergeStateChanges, type SessionStateChange } from "./state-change";
 
-export type { SessionStatusName };
+export type { SessionStatusName, SessionStateChange };
 
-export type SessionStateChange = {
-  status?: SessionStatusName;
-  reason?: string;
-  error?: { code: string; message: string } | null;
-  facts?: ConnectionFacts;
-  connectedAt?: Date | null;
-};
+/** What a cache answered: the list, until when it is fresh, and the cache's own account (opaque here). */
+export type ObtainedListing<C = unknown> = { listing: Listing; freshUntil: number; cached: C };
 
 /** Where a session reports; the worker binds it to the database. Failures here are logged, never fatal. */
-export type DiscoverySink = {
+export type DiscoverySink<C = unknown> = {
   state(change: SessionStateChange): Promise<void>;
   /** `cached`: how the tool-list cache answered (absent when the sink keeps no cache). */
-  listing(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts; cached?: Omit<ObtainedListing, "listing"> }): Promise<void>;
+  listing(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts; cached?: C }): Promise<void>;
   log(line: string): void;
   /**
-   * A tool-list cache (lib/cache): serves a fresh list fetched at or after `notBefore` (ms since
-   * epoch; beyond now = must fetch) or runs `fetch` and stores what it returns.
+   * A tool-list cache: serves a fresh list fetched at or after `notBefore` (ms since epoch; beyond
+   * now = must fetch) or runs `fetch` and stores what it returns.
    */
-  obtainListing?(trigger: SnapshotTrigger, notBefore: number, fetch: () => Promise<Listing>): Promise<ObtainedListing>;
+  obtainListing?(trigger: SnapshotTrigger, notBefore: number, fetch: () => Promise<Listing>): Promise<ObtainedListing<C>>;
   /** A list_changed arrived: cached copies of this list are stale now, before the debounced re-list. */
   listChanged?(): Promise<void>;
 };
+
+/** Waits for a slot of the worker's bounded, fair queue; the returned function gives it back. */
+export type Admit = (signal: AbortSignal) => Promise<() => void>;
 
 export type DiscoveryOptions = {
   connectTimeoutMs: number;
@@ -47,19 +45,30 @@ export type DiscoveryOptions = {
   maxMessageBytes?: number;
   /** Consecutive failed attempts after which a degraded server counts as down (default 3). */
   downAfterFailures?: number;
+  /** Bounded concurrency: every connect + listing + store runs inside a slot (default: no limit). */
+  admit?: Admit;
+  /** Longest pause between retries of a store that failed (database trouble); default 30 s. */
+  storeRetryMaxMs?: number;
 };
 
 const RELISTEN_ATTEMPTS = 3;
+const noAdmission: Admit = async () => () => undefined;
 
 /**
- * One long-lived discovery session per server: connect → list every page → stay subscribed to
- * list_changed (debounced, single flight with one queued re-run) → poll as a fallback → on any
- * loss reconnect with backoff. The loop never throws; every failure becomes recorded state.
+ * One discovery session per server: connect → list every page → stay subscribed to list_changed
+ * (debounced, single flight with one queued re-run) → poll as a fallback → on any loss reconnect
+ * with backoff. A server with no push channel holds no connection between polls: each poll
+ * connects, lists and closes. Listings run inside a slot of the worker's fair queue; a listing
+ * whose store fails (database trouble) is retried inside its slot, which slows the worker down
+ * instead of losing the change. The loop never throws; every failure becomes recorded state.
  */
-export class DiscoverySession {
+export class DiscoverySession<C = unknown> {
   private readonly stopController = new AbortController();
   private loop: Promise<void> | undefined;
   private conn: OpenConnection | undefined;
+  /** No push channel: the connection is closed between polls and requests wake this instead. */
+  private wakeDetached: ((trigger: SnapshotTrigger) => void) | undefined;
+  private facts: ConnectionFacts | undefined;
   private status: SessionStatusName = "pending";
   private refreshing: Promise<void> | undefined;
   private queued: SnapshotTrigger | undefined;
@@ -74,13 +83,17 @@ export class DiscoverySession {
   private verdict: EraVerdict | undefined;
   /** Set when we close the connection ourselves after a failure, so the real cause is kept. */
   private closeCause: { code: string; message: string } | undefined;
+  /** A state change the database refused (outage): merged with later ones and retried. */
+  private unsavedState: SessionStateChange | undefined;
+  private stateRetry: NodeJS.Timeout | undefined;
+  private stateRetries = 0;
   /** Counters for tests and diagnostics. */
-  readonly stats = { listings: 0, notifications: 0, connects: 0 };
+  readonly stats = { listings: 0, notifications: 0, connects: 0, storeRetries: 0 };
 
   constructor(
     readonly config: ServerConnectionConfig,
     private readonly opts: DiscoveryOptions,
-    private readonly sink: DiscoverySink,
+    private readonly sink: DiscoverySink<C>,
   ) {
     this.verdict = opts.verdict;
   }
@@ -93,6 +106,7 @@ export class DiscoverySession {
     this.stopController.abort();
     clearTimeout(this.debounceTimer);
     clearTimeout(this.pollTimer);
+    clearTimeout(this.stateRetry);
     await this.conn?.close();
     await this.loop;
     await this.transition({ kind: "stop" }, "session stopped");
@@ -104,32 +118,51 @@ export class DiscoverySession {
     void this.requestRefresh(trigger);
   }
 
+  /** Whether the session holds a connection right now (false between polls of a server without push). */
+  get connected(): boolean {
+    return this.conn !== undefined;
+  }
+
   private get stopping(): boolean {
     return this.stopController.signal.aborted;
+  }
+
+  private admit(): Promise<() => void> {
+    return (this.opts.admit ?? noAdmission)(this.stopController.signal);
+  }
+
+  private connect(): Promise<OpenConnection> {
+    return openConnection(this.config, {
+      connectTimeoutMs: this.opts.connectTimeoutMs,
+      requestTimeoutMs: this.opts.requestTimeoutMs,
+      maxPages: this.opts.maxPages,
+      era: this.opts.era,
+      prior: this.verdict,
+      fetch: this.opts.fetch,
+      maxMessageBytes: this.opts.maxMessageBytes,
+      onListChanged: () => this.onListChanged(),
+      onSubscriptionEnded: (why) => void this.relisten(why),
+      onChannelLost: (why) => void this.transition({ kind: "channel-lost" }, why),
+      onLog: (line) => this.sink.log(line),
+    });
   }
 
   private async run(): Promise<void> {
     let everConnected = false;
     while (!this.stopping) {
-      await this.transition({ kind: "start" }, this.failures ? `reconnecting (attempt ${this.failures + 1})` : "connecting");
+      let release: (() => void) | undefined;
       try {
-        this.conn = await openConnection(this.config, {
-          connectTimeoutMs: this.opts.connectTimeoutMs,
-          requestTimeoutMs: this.opts.requestTimeoutMs,
-          maxPages: this.opts.maxPages,
-          era: this.opts.era,
-          prior: this.verdict,
-          fetch: this.opts.fetch,
-          maxMessageBytes: this.opts.maxMessageBytes,
-          onListChanged: () => this.onListChanged(),
-          onSubscriptionEnded: (why) => void this.relisten(why),
-          onChannelLost: (why) => void this.transition({ kind: "channel-lost" }, why),
-          onLog: (line) => this.sink.log(line),
-        });
+        // Waiting for a slot keeps the session "pending": nothing is connecting yet.
+        release = await this.admit();
+        await this.transition({ kind: "start" }, this.failures ? `reconnecting (attempt ${this.failures + 1})` : "connecting");
+        this.conn = await this.connect();
         this.stats.connects++;
         if (this.stopping) break;
         this.verdict = this.conn.facts.verdict;
+        this.facts = this.conn.facts;
         await this.takeListing(everConnected ? "reconnect" : "connect");
+        release();
+        release = undefined;
         everConnected = true;
         this.failures = 0;
         const facts = this.conn.facts;
@@ -138,6 +171,12 @@ export class DiscoverySession {
           facts.pushChannel ? `subscribed to list_changed (${facts.transportUsed}, ${facts.era} era)` : "server pushes no changes; polling",
           { error: null, facts, connectedAt: new Date() },
         );
+        if (!facts.pushChannel) {
+          await this.conn.close();
+          this.conn = undefined;
+          await this.pollDetached();
+          break;
+        }
         this.schedulePoll();
         const lostReason = await Promise.race([this.conn.closed, abortPromise(this.stopController.signal)]);
         if (this.stopping) break;
@@ -150,6 +189,7 @@ export class DiscoverySession {
         this.failures++;
         await this.fail(describeError(error));
       } finally {
+        release?.();
         clearTimeout(this.pollTimer);
         clearTimeout(this.debounceTimer);
         await this.conn?.close();
@@ -157,6 +197,55 @@ export class DiscoverySession {
       }
       await sleep(backoffDelayMs(this.failures, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
     }
+  }
+
+  /**
+   * A server that pushes nothing: wait for the poll (or a manual refresh), then take a slot,
+   * connect, list and close. A fresh cached list needs no connection at all. Returns on stop;
+   * a failure throws to the run loop, which records it and reconnects with backoff.
+   */
+  private async pollDetached(): Promise<void> {
+    while (!this.stopping) {
+      const trigger = await this.nextDetachedTrigger();
+      if (!trigger || this.stopping) return;
+      const release = await this.admit();
+      try {
+        await this.takeListing(trigger, async () => {
+          this.conn = await this.connect();
+          this.stats.connects++;
+          this.verdict = this.conn.facts.verdict;
+          this.facts = this.conn.facts;
+          return this.conn;
+        });
+      } finally {
+        release();
+        await this.conn?.close();
+        this.conn = undefined;
+      }
+    }
+  }
+
+  private nextDetachedTrigger(): Promise<SnapshotTrigger | undefined> {
+    return new Promise((resolve) => {
+      const signal = this.stopController.signal;
+      const finish = (trigger: SnapshotTrigger | undefined) => {
+        clearTimeout(this.pollTimer);
+        this.wakeDetached = undefined;
+        signal.removeEventListener("abort", onAbort);
+        resolve(trigger);
+      };
+      const onAbort = () => finish(undefined);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.wakeDetached = (trigger) => finish(trigger);
+      const arm = () => {
+        this.pollTimer = setTimeout(() => {
+          const fresh = Date.now() < this.freshUntil;
+          if (fresh && !this.sink.obtainListing) return arm();
+          finish(!fresh && this.lastTtlMs ? "ttl_expiry" : "poll");
+        }, jitter(this.opts.pollIntervalMs));
+      };
+      arm();
+    });
   }
 
   private onListChanged(): void {
@@ -210,6 +299,7 @@ export class DiscoverySession {
 
   /** Single flight: while a listing runs, further requests collapse into one queued re-run. */
   private async requestRefresh(trigger: SnapshotTrigger): Promise<void> {
+    if (this.wakeDetached) return this.wakeDetached(trigger);
     if (this.refreshing) {
       this.queued = trigger;
       return this.refreshing;
@@ -218,14 +308,19 @@ export class DiscoverySession {
       let next: SnapshotTrigger | undefined = trigger;
       while (next && this.conn && !this.stopping) {
         this.queued = undefined;
+        let release: (() => void) | undefined;
         try {
+          release = await this.admit();
           await this.takeListing(next);
         } catch (error) {
+          if (this.stopping) break;
           const described = describeError(error);
           this.sink.log(`refresh (${next}) failed: ${described.code} ${described.message}`);
           this.closeCause = described;
           await this.conn?.close(); // the run loop sees the close and reconnects with backoff
           break;
+        } finally {
+          release?.();
         }
         next = this.queued;
       }
@@ -235,29 +330,47 @@ export class DiscoverySession {
     return this.refreshing;
   }
 
-  private async takeListing(trigger: SnapshotTrigger): Promise<void> {
-    const conn = this.conn;
-    if (!conn) return;
+  /** One listing: from the cache or the server (opening a connection only if it must), then stored. */
+  private async takeListing(trigger: SnapshotTrigger, open?: () => Promise<OpenConnection>): Promise<void> {
     const fetchList = async () => {
+      const conn = this.conn ?? (open ? await open() : undefined);
+      if (!conn) throw new Error("not connected");
       const fetched = await conn.listTools();
       this.stats.listings++;
       return fetched;
     };
     let listing: Listing;
-    let cached: Omit<ObtainedListing, "listing"> | undefined;
+    let cached: C | undefined;
     if (this.sink.obtainListing) {
       const obtained = await this.sink.obtainListing(trigger, this.notBefore(trigger), fetchList);
-      ({ listing, ...cached } = obtained);
+      listing = obtained.listing;
+      cached = obtained.cached;
       this.freshUntil = obtained.freshUntil;
     } else {
       listing = await fetchList();
       this.freshUntil = listing.ttlMs ? Date.now() + listing.ttlMs : 0;
     }
     this.lastTtlMs = listing.ttlMs;
-    try {
-      await this.sink.listing(listing, { trigger, facts: conn.facts, ...(cached ? { cached } : {}) });
-    } catch (error) {
-      this.sink.log(`could not store listing: ${describeError(error).message}`);
+    const facts = this.conn?.facts ?? this.facts;
+    if (!facts) return;
+    await this.store(listing, { trigger, facts, ...(cached !== undefined ? { cached } : {}) });
+  }
+
+  /** A store that fails for database reasons is retried with backoff; a lost lease is final. */
+  private async store(listing: Listing, meta: { trigger: SnapshotTrigger; facts: ConnectionFacts; cached?: C }): Promise<void> {
+    for (let attempt = 1; !this.stopping; attempt++) {
+      try {
+        await this.sink.listing(listing, meta);
+        return;
+      } catch (error) {
+        // Database trouble, or a lease that lapsed for a moment (renewed on the next round): try
+        // again. A lease really lost to another worker ends here when the scheduler stops us.
+        const described = describeError(error);
+        this.stats.storeRetries++;
+        const delay = backoffDelayMs(attempt, { baseMs: 500, maxMs: this.opts.storeRetryMaxMs ?? 30_000 });
+        this.sink.log(`could not store listing (attempt ${attempt}: ${described.message}); retrying in ${delay} ms`);
+        await sleep(delay, this.stopController.signal);
+      }
     }
   }
 
@@ -284,10 +397,31 @@ export class DiscoverySession {
     const changed = status !== this.status;
     this.status = status;
     if (!changed && Object.keys(extra).length === 0) return;
+    await this.saveState({ ...(changed || extra.facts ? { status, reason } : {}), ...extra });
+  }
+
+  /**
+   * State writes that fail (database outage) are kept, merged with later changes and retried
+   * with backoff, so the stored state catches up once the database is back.
+   */
+  private async saveState(change: SessionStateChange): Promise<void> {
+    const merged = mergeStateChanges(this.unsavedState, change);
+    this.unsavedState = undefined;
+    clearTimeout(this.stateRetry);
     try {
-      await this.sink.state({ ...(changed || extra.facts ? { status, reason } : {}), ...extra });
+      await this.sink.state(merged);
+      this.stateRetries = 0;
     } catch (error) {
       this.sink.log(`could not store session state: ${describeError(error).message}`);
+      this.unsavedState = merged;
+      if (this.stopping && merged.status !== "stopped") return;
+      this.stateRetries++;
+      this.stateRetry = setTimeout(() => {
+        const pending = this.unsavedState;
+        this.unsavedState = undefined;
+        if (pending) void this.saveState(pending);
+      }, backoffDelayMs(this.stateRetries, { baseMs: 500, maxMs: 30_000 }));
+      this.stateRetry.unref?.();
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Client, SdkError } from "@modelcontextprotocol/client";
 import { z } from "zod";
-import type { ServerConnectionConfig } from "../servers/server-config";
+import type { ServerConnectionConfig } from "./connection-config";
 import { DiscoveryError } from "./discovery-error";
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";

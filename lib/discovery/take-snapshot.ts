@@ -1,5 +1,5 @@
-import type { ServerConnectionConfig } from "../servers/server-config";
-import { hashTool, hashToolList } from "../snapshots/canonical-hash";
+import type { ServerConnectionConfig } from "./connection-config";
+import { hashTool, hashToolList } from "../hash/canonical-hash";
 import { openConnection, type ConnectionFacts, type ConnectOptions, type Listing } from "./open-connection";
 
 export type OneShotSnapshot = {

@@ -36,3 +36,10 @@ export async function listRunnableServers(db: Db, key: Buffer, onlyIds?: string[
     config: configFromRow(key, r),
   }));
 }
+
+/** What the scheduler compares on every tick: enabled servers among `ids` and their config hashes (no secrets). */
+export async function listServerHeads(db: Db, ids: string[]): Promise<Array<{ serverId: string; configHash: string }>> {
+  if (ids.length === 0) return [];
+  const rows = await db.mcpServer.findMany({ where: { enabled: true, id: { in: ids } }, select: { id: true, configHash: true } });
+  return rows.map((r) => ({ serverId: r.id, configHash: r.configHash }));
+}

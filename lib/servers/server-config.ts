@@ -1,27 +1,9 @@
 import { createHmac } from "node:crypto";
-import { z } from "zod";
-import { canonicalJson } from "../snapshots/canonical-hash";
+import { canonicalJson } from "../hash/canonical-hash";
+import type { ServerConnectionConfig } from "../discovery/connection-config";
 
-// How to reach one MCP server. Env and headers may hold credentials: they are sealed at rest
-// (lib/secrets.ts) and only the keys are ever shown.
-export const TransportKindSchema = z.enum(["stdio", "streamable_http", "sse"]);
-export type TransportKind = z.infer<typeof TransportKindSchema>;
-
-export const ServerConnectionConfig = z.discriminatedUnion("transport", [
-  z.object({
-    transport: z.literal("stdio"),
-    command: z.string().min(1),
-    args: z.array(z.string()).default([]),
-    cwd: z.string().optional(),
-    env: z.record(z.string(), z.string()).default({}),
-  }),
-  z.object({
-    transport: z.enum(["streamable_http", "sse"]),
-    url: z.string().url(),
-    headers: z.record(z.string(), z.string()).default({}),
-  }),
-]);
-export type ServerConnectionConfig = z.infer<typeof ServerConnectionConfig>;
+// The connection config itself belongs to discovery (how to reach a server); the store re-exports it.
+export { ServerConnectionConfig, TransportKindSchema, type TransportKind } from "../discovery/connection-config";
 
 /**
  * Keyed so the stored hash reveals nothing about the secrets inside the config, yet changes

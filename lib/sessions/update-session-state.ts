@@ -1,7 +1,7 @@
 import { alertOnStatusChange } from "../alerts/server-status-alerts";
 import type { ServiceContext } from "../context";
+import { LeaseLostError } from "../errors";
 import type { SessionStatus } from "../generated/prisma/client";
-import { notifyInTx } from "../realtime/notify";
 import { assertLeaseHeld } from "../workers/leases";
 
 export type SessionPatch = {
@@ -23,40 +23,33 @@ export type SessionPatch = {
   leaseHolder?: string;
 };
 
+type Row = { outcome: string; from_status: SessionStatus | null; to_status: SessionStatus | null; down_open: boolean | null };
+
 /**
- * Applies a session state change; a status change also appends a transition row (the uptime
- * history), opens or resolves the server-down alert, and tells the tenant's browsers, all in one
- * transaction.
+ * Applies a session state change in one statement (tw_update_session): the row, and on a status
+ * change a transition row (the uptime history) and the NOTIFY that tells the tenant's browsers.
+ * Only the rare transitions that open or resolve a server-down alert take a second, fenced
+ * transaction for the alert.
  */
 export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
-  const now = new Date();
-  const { status, reason, error, serverInfo, capabilities, verdict, leaseHolder, ...rest } = patch;
-  const data = {
+  const { status, reason, leaseHolder, connectedAt, ...rest } = patch;
+  const payload = {
+    tenantId: ctx.tenantId,
+    serverId,
+    worker: leaseHolder ?? null,
     ...rest,
-    ...(verdict ? { eraVerdict: verdict.value, verdictFor: verdict.configHash, eraVerdictAt: now } : {}),
-    ...(status ? { status, statusReason: reason ?? null } : {}),
-    ...(serverInfo !== undefined ? { serverInfo: serverInfo ?? undefined } : {}),
-    ...(capabilities !== undefined ? { capabilities: capabilities ?? undefined } : {}),
-    ...(error === null ? { lastErrorCode: null, lastError: null } : {}),
-    ...(error ? { lastErrorCode: error.code, lastError: error.message.slice(0, 4000), lastErrorAt: now } : {}),
+    ...(status ? { status, reason: reason ?? null } : {}),
+    ...(connectedAt !== undefined ? { connectedAt: connectedAt?.toISOString() ?? null } : {}),
   };
+  const [row] = await ctx.db.$queryRaw<Row[]>`SELECT * FROM tw_update_session(${JSON.stringify(payload)}::jsonb)`;
+  if (!row || row.outcome === "lease_lost") throw new LeaseLostError(serverId);
+  if (row.outcome !== "ok" || !row.to_status) return;
+  const to = row.to_status;
+  const needsAlert = to === "down" ? !row.down_open : (to === "live" || to === "polling") && row.down_open === true;
+  if (!needsAlert) return;
   await ctx.db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${serverId}))`;
     if (leaseHolder) await assertLeaseHeld(tx, serverId, leaseHolder);
-    const current = await tx.serverSession.findFirst({
-      where: { serverId, tenantId: ctx.tenantId },
-      select: { status: true },
-    });
-    await tx.serverSession.upsert({
-      where: { serverId },
-      create: { serverId, tenantId: ctx.tenantId, ...data },
-      update: data,
-    });
-    if (status && status !== current?.status) {
-      await tx.sessionTransition.create({
-        data: { tenantId: ctx.tenantId, serverId, fromStatus: current?.status ?? null, toStatus: status, reason: reason ?? null, at: now },
-      });
-      await notifyInTx(tx, { type: "session:statusChanged", tenantId: ctx.tenantId, serverId, status });
-      await alertOnStatusChange(tx, ctx.tenantId, serverId, { from: current?.status ?? null, to: status, reason: reason ?? null, error, at: now });
-    }
+    await alertOnStatusChange(tx, ctx.tenantId, serverId, { from: row.from_status, to, reason: reason ?? null, error: patch.error, at: new Date() });
   });
 }

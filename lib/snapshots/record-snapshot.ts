@@ -1,12 +1,12 @@
 import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { notifyInTx } from "../realtime/notify";
-import { assertLeaseHeld } from "../workers/leases";
+import { LeaseLostError } from "../errors";
+import type { ToolLike } from "../diff";
 import { hashTool, hashToolList } from "./canonical-hash";
 import { summarizeChange } from "./summarize-change";
 
-export type SnapshotTrigger = "connect" | "list_changed" | "poll" | "ttl_expiry" | "reconnect" | "relisten" | "manual";
+import type { SnapshotTrigger } from "../listing-trigger";
+
+export type { SnapshotTrigger };
 
 export type RecordSnapshotInput = {
   serverId: string;
@@ -32,110 +32,68 @@ export type RecordSnapshotInput = {
   at?: Date;
 };
 
-export type RecordSnapshotResult = { kind: "created" | "confirmed"; snapshotId: string; contentHash: string };
+export type RecordSnapshotResult = {
+  kind: "created" | "confirmed";
+  snapshotId: string;
+  contentHash: string;
+  /** Whether the snapshot has already been judged against the baselines (always false when created). */
+  evaluated: boolean;
+};
+
+type ConfirmRow = { outcome: string; snapshot_id: string | null; evaluated: boolean | null; server_version: string | null; prev_keys: Array<[string, string]> | null; gone: ToolLike[] | null };
+type RecordRow = { outcome: string; snapshot_id: string | null };
+
+/** Another write for this server can slip in between summarising and writing (a hand-over); then summarise again. */
+const MAX_ATTEMPTS = 3;
 
 /**
  * Stores one complete tool list. Tool definitions are content-addressed, so an unchanged tool is
  * never stored twice; an unchanged list writes no snapshot and only moves "last confirmed".
- * Snapshot, session bookkeeping and the NOTIFY commit together.
+ * Each write is one statement (SQL functions in the listing_write_path migration) under the
+ * server's advisory lock and lease fence: an unchanged re-list is one round trip, a changed list
+ * two (read what changed, write snapshot + tool versions + session + NOTIFY together).
  */
 export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotInput): Promise<RecordSnapshotResult> {
   const at = input.at ?? new Date();
-  const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool }));
+  const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool: tool as ToolLike }));
   const contentHash = hashToolList(hashed);
+  const warnings = input.warnings === undefined ? {} : { setWarnings: true, warnings: input.warnings.length ? input.warnings : null };
+  const base = { tenantId: ctx.tenantId, serverId: input.serverId, worker: input.leaseHolder ?? null, at: at.toISOString(), contentHash, ...warnings };
 
-  return ctx.db.$transaction(async (tx) => {
-    // One writer per server at a time, even if two workers briefly overlap during a hand-over.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${input.serverId}))`;
-    // Shared with other writers, exclusive for retention: a version pruneHistory finds unreferenced
-    // cannot be picked up by a snapshot being written at that moment.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtext('toolwatch:prune'))`;
-    if (input.leaseHolder) await assertLeaseHeld(tx, input.serverId, input.leaseHolder);
-    const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true } });
-    if (!server) throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
+  for (let attempt = 1; ; attempt++) {
+    const keys = hashed.map((t) => [t.name, t.hash]);
+    const [head] = await ctx.db.$queryRaw<ConfirmRow[]>`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys })}::jsonb)`;
+    if (!head || head.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
+    if (head.outcome === "confirmed") return { kind: "confirmed", snapshotId: head.snapshot_id!, contentHash, evaluated: head.evaluated === true };
 
-    const latest = await tx.snapshot.findFirst({
-      where: { tenantId: ctx.tenantId, serverId: input.serverId },
-      orderBy: { takenAt: "desc" },
-      select: { id: true, contentHash: true, toolVersionIds: true, serverVersion: true },
-    });
-
-    if (latest?.contentHash === contentHash) {
-      await tx.snapshot.update({
-        where: { id: latest.id },
-        data: { lastConfirmedAt: at, confirmCount: { increment: 1 } },
-      });
-      await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, ...warningsData(input.warnings) });
-      await notifyInTx(tx, { type: "snapshot:confirmed", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: latest.id });
-      return { kind: "confirmed", snapshotId: latest.id, contentHash };
-    }
-
-    const versionIds = await upsertToolVersions(tx, ctx.tenantId, hashed);
-    const toolVersionIds = hashed.map((t) => versionIds.get(t.hash)!);
-    const diffSummary = latest ? await summarizeChange(tx, ctx.tenantId, latest.toolVersionIds, hashed) : null;
+    const previous = head.snapshot_id;
+    const diffSummary = previous ? summarizeChange(head.prev_keys ?? [], head.gone ?? [], hashed) : null;
     const serverVersion = input.serverVersion ?? null;
-    const snapshot = await tx.snapshot.create({
-      data: {
-        tenantId: ctx.tenantId,
-        serverId: input.serverId,
-        contentHash,
-        toolCount: hashed.length,
-        trigger: input.trigger,
-        protocolVersion: input.protocolVersion ?? null,
-        era: input.era ?? null,
-        serverVersion,
-        serverVersionChanged: latest !== null && latest.serverVersion !== serverVersion,
-        notified: input.trigger === "list_changed",
-        authContext: input.authContext ?? null,
-        cacheEntryId: input.cacheEntryId ?? null,
-        fromCache: input.fromCache ?? false,
-        ttlMs: input.ttlMs ?? null,
-        cacheScope: input.cacheScope ?? null,
-        diagnostics: input.diagnostics ?? undefined,
-        toolVersionIds,
-        diffSummary: diffSummary ?? undefined,
-        takenAt: at,
-        lastConfirmedAt: at,
-      },
-      select: { id: true },
-    });
-    await touchSession(tx, ctx.tenantId, input.serverId, { lastListedAt: at, lastChangeAt: at, ...warningsData(input.warnings) });
-    await notifyInTx(tx, { type: "snapshot:recorded", tenantId: ctx.tenantId, serverId: input.serverId, snapshotId: snapshot.id });
-    return { kind: "created", snapshotId: snapshot.id, contentHash };
-  });
-}
-
-async function upsertToolVersions(
-  tx: Tx,
-  tenantId: string,
-  hashed: ReadonlyArray<{ name: string; hash: string; tool: Record<string, unknown> }>,
-): Promise<Map<string, string>> {
-  const unique = new Map(hashed.map((t) => [t.hash, t]));
-  await tx.toolVersion.createMany({
-    data: [...unique.values()].map((t) => ({ tenantId, hash: t.hash, name: t.name, definition: t.tool as object })),
-    skipDuplicates: true,
-  });
-  const rows = await tx.toolVersion.findMany({
-    where: { tenantId, hash: { in: [...unique.keys()] } },
-    select: { id: true, hash: true },
-  });
-  return new Map(rows.map((r) => [r.hash, r.id]));
-}
-
-function warningsData(warnings: string[] | undefined) {
-  if (warnings === undefined) return {};
-  return { warnings: warnings.length ? warnings : Prisma.DbNull };
-}
-
-async function touchSession(
-  tx: Tx,
-  tenantId: string,
-  serverId: string,
-  data: { lastListedAt: Date; lastChangeAt?: Date; warnings?: string[] | typeof Prisma.DbNull },
-): Promise<void> {
-  await tx.serverSession.upsert({
-    where: { serverId },
-    create: { serverId, tenantId, ...data },
-    update: data,
-  });
+    const unique = new Map(hashed.map((t) => [t.hash, t]));
+    const payload = {
+      ...base,
+      expectedPrev: previous,
+      tools: [...unique.values()].map((t) => ({ hash: t.hash, name: t.name, definition: t.tool })),
+      order: hashed.map((t) => t.hash),
+      toolCount: hashed.length,
+      trigger: input.trigger,
+      protocolVersion: input.protocolVersion ?? null,
+      era: input.era ?? null,
+      serverVersion,
+      serverVersionChanged: previous !== null && head.server_version !== serverVersion,
+      notified: input.trigger === "list_changed",
+      authContext: input.authContext ?? null,
+      cacheEntryId: input.cacheEntryId ?? null,
+      fromCache: input.fromCache ?? false,
+      ttlMs: input.ttlMs ?? null,
+      cacheScope: input.cacheScope ?? null,
+      diagnostics: input.diagnostics ?? null,
+      diffSummary,
+    };
+    const [row] = await ctx.db.$queryRaw<RecordRow[]>`SELECT * FROM tw_record_snapshot(${JSON.stringify(payload)}::jsonb)`;
+    if (!row || row.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
+    if (row.outcome === "server_gone") throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
+    if (row.outcome === "created") return { kind: "created", snapshotId: row.snapshot_id!, contentHash, evaluated: false };
+    if (attempt >= MAX_ATTEMPTS) throw new Error(`Server ${input.serverId}: its latest snapshot kept changing while this listing was stored`);
+  }
 }

@@ -1,34 +1,27 @@
-import type { Tx } from "../db";
 import { diffToolLists, type DiffSummary, type ToolLike } from "../diff";
 
 export type StoredDiffSummary = DiffSummary & { orderOnly: boolean };
 
 /**
  * The change of a new listing against the previous snapshot, stored with the snapshot so the
- * timeline shows +/−/~ and the highest level without diffing on every page view. Only tools
- * whose (name, hash) differ are loaded and diffed: a one-tool change of a 500-tool server reads
- * one old definition, not 500.
+ * timeline shows +/−/~ and the highest level without diffing on every page view. Pure: the caller
+ * passes the previous (name, hash) pairs in order and the definitions of only the previous tools
+ * whose (name, hash) is not in the new list, so a one-tool change of a 500-tool server diffs one
+ * old definition, not 500.
  */
-export async function summarizeChange(
-  tx: Tx,
-  tenantId: string,
-  previousIds: readonly string[],
+export function summarizeChange(
+  before: ReadonlyArray<readonly [name: string, hash: string]>,
+  gone: readonly ToolLike[],
   next: ReadonlyArray<{ name: string; hash: string; tool: ToolLike }>,
-): Promise<StoredDiffSummary> {
-  const previous = await tx.toolVersion.findMany({ where: { tenantId, id: { in: [...new Set(previousIds)] } }, select: { id: true, hash: true, name: true } });
-  const byId = new Map(previous.map((v) => [v.id, v]));
-  const before = previousIds.map((id) => byId.get(id)!).filter(Boolean);
-  const key = (t: { name: string; hash: string }) => `${t.name}\u0000${t.hash}`;
-  const nextKeys = new Set(next.map(key));
-  const beforeKeys = new Set(before.map(key));
-  const goneIds = before.filter((t) => !nextKeys.has(key(t))).map((t) => t.id);
-  const arrived = next.filter((t) => !beforeKeys.has(key(t))).map((t) => t.tool);
+): StoredDiffSummary {
+  const key = (name: string, hash: string) => `${name}\u0000${hash}`;
+  const beforeKeys = before.map(([name, hash]) => key(name, hash));
+  const nextKeys = next.map((t) => key(t.name, t.hash));
+  const beforeSet = new Set(beforeKeys);
+  const arrived = next.filter((t) => !beforeSet.has(key(t.name, t.hash))).map((t) => t.tool);
   const unchanged = next.length - arrived.length;
-  const gone = goneIds.length
-    ? (await tx.toolVersion.findMany({ where: { tenantId, id: { in: goneIds } }, select: { definition: true } })).map((r) => r.definition as ToolLike)
-    : [];
   const diff = diffToolLists(gone, arrived);
   const sameMembers = gone.length === 0 && arrived.length === 0;
-  const orderOnly = sameMembers && before.map(key).join("\n") !== next.map(key).join("\n");
+  const orderOnly = sameMembers && beforeKeys.join("\n") !== nextKeys.join("\n");
   return { ...diff.summary, unchanged, orderOnly };
 }

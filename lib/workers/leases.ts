@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db";
+import { LeaseLostError } from "../errors";
 
 // Server ownership across worker processes. All times come from the database clock, so workers
 // on machines with skewed clocks still agree on who holds what.
@@ -7,12 +8,7 @@ import type { Db, Tx } from "../db";
 
 export const LEASE_TTL_MS = 15_000;
 
-export class LeaseLostError extends Error {
-  readonly code = "LEASE_LOST";
-  constructor(serverId: string) {
-    super(`this worker no longer holds the lease for server ${serverId}`);
-  }
-}
+export { LeaseLostError };
 
 /**
  * Takes up to `limit` enabled servers that nobody holds (or whose holder let the lease expire).
@@ -39,12 +35,26 @@ export async function acquireLeases(db: Db, workerId: string, limit: number, ttl
   return rows.map((r) => r.server_id);
 }
 
-/** Extends every unexpired lease of this worker; returns the servers it still holds. */
+/**
+ * Extends every lease this worker holds, in one statement; returns the servers it still holds.
+ * A lease that expired while the database was unreachable is still ours as long as no other
+ * worker took it (taking one rewrites worker_id), so it is renewed too: an outage never costs
+ * ownership by itself. Writes stay fenced meanwhile (they need an unexpired lease).
+ * Rows that one of our own writes holds FOR SHARE right now are skipped, never waited for (a
+ * renewal that queued behind a slow write would let every other lease lapse); they are still
+ * ours and are renewed on the next round, long before they expire.
+ */
 export async function renewLeases(db: Db, workerId: string, ttlMs = LEASE_TTL_MS): Promise<string[]> {
   const rows = await db.$queryRaw<Array<{ server_id: string }>>`
-    UPDATE server_lease SET expires_at = now() + ${ttlMs} * interval '1 millisecond'
-    WHERE worker_id = ${workerId} AND expires_at > now()
-    RETURNING server_id::text`;
+    WITH mine AS (
+      SELECT server_id FROM server_lease WHERE worker_id = ${workerId}
+    ), renewed AS (
+      UPDATE server_lease SET expires_at = now() + ${ttlMs} * interval '1 millisecond'
+      WHERE server_id IN (SELECT server_id FROM server_lease WHERE worker_id = ${workerId} FOR UPDATE SKIP LOCKED)
+        AND worker_id = ${workerId}
+      RETURNING server_id
+    )
+    SELECT server_id::text FROM mine`;
   return rows.map((r) => r.server_id);
 }
 
@@ -55,12 +65,16 @@ export async function releaseLeases(db: Db, workerId: string, serverIds?: string
   else await db.$executeRaw`DELETE FROM server_lease WHERE worker_id = ${workerId}`;
 }
 
-/** Fencing inside a write transaction: refuse if the lease has moved on or expired. */
+/**
+ * Fencing inside a write transaction: refuse if the lease has moved on or expired. No row lock:
+ * these transactions (alert evaluation) can run for seconds, and a lock would hold up the renewal
+ * of every lease. Writers of one server are serialised by its advisory lock instead, so even a
+ * takeover during the transaction cannot produce two interleaved writers.
+ */
 export async function assertLeaseHeld(tx: Tx, serverId: string, workerId: string): Promise<void> {
   const rows = await tx.$queryRaw<Array<{ ok: number }>>`
     SELECT 1 AS ok FROM server_lease
-    WHERE server_id = ${serverId}::uuid AND worker_id = ${workerId} AND expires_at > now()
-    FOR SHARE`;
+    WHERE server_id = ${serverId}::uuid AND worker_id = ${workerId} AND expires_at > now()`;
   if (rows.length === 0) throw new LeaseLostError(serverId);
 }
 

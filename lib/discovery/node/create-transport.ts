@@ -1,6 +1,6 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { ServerConnectionConfig } from "../../servers/server-config";
+import type { ServerConnectionConfig } from "../connection-config";
 
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
