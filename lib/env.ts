@@ -22,8 +22,16 @@ export const EnvSchema = z.object({
   TOOLWATCH_LEASE_TTL_MS: int(15_000, 1_500),
   // Connects and listings (with their stores) one worker runs at once, fair across teams.
   TOOLWATCH_LISTING_CONCURRENCY: int(32, 1),
+  // Of those, stdio servers at once (each connect of a stdio server starts a process).
+  TOOLWATCH_STDIO_CONCURRENCY: int(4, 1),
   // Connections in each process's Postgres pool (the worker adds 2 of its own for leases).
   TOOLWATCH_DB_POOL: int(10, 2),
+  // Instance defaults of the per-team quotas (an instance administrator can set each team's own):
+  // servers a team may register, the shortest poll interval it may ask for, and listings per
+  // minute the worker starts for it (0 = unlimited; excess listings wait their turn, never dropped).
+  TOOLWATCH_QUOTA_MAX_SERVERS: int(10_000, 1),
+  TOOLWATCH_QUOTA_MIN_POLL_SECONDS: int(10, 10),
+  TOOLWATCH_QUOTA_LISTINGS_PER_MINUTE: int(0, 0),
   TOOLWATCH_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024),
   TOOLWATCH_BLOCK_PRIVATE_NETWORKS: boolish.default(false),
   TOOLWATCH_STDIO_POLICY: z.enum(["off", "admins", "all"]).default("admins"),

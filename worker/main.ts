@@ -12,6 +12,7 @@ import { startDemoFleet } from "./demo-fleet/demo-fleet";
 import { createPgFetchLock } from "../lib/cache/fetch-lock";
 import { pruneCacheEntries } from "../lib/cache/prune-cache";
 import { ToolListCache } from "../lib/cache/tool-list-cache";
+import { loadListingRates } from "../lib/tenants/team-quota";
 import { Scheduler } from "./scheduler";
 import { startWebhookDispatcher } from "./webhook-dispatcher";
 
@@ -36,6 +37,15 @@ const guardedFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIV
 
 // Workers share fetches of public lists through Postgres advisory locks (lib/cache/fetch-lock.ts).
 const listCacheLock = env.TOOLWATCH_LIST_CACHE ? createPgFetchLock(url) : undefined;
+// Per-team listings per minute (quotas an instance administrator sets); re-read every minute.
+let listingRates = { byTeam: new Map<string, number>(), fallback: env.TOOLWATCH_QUOTA_LISTINGS_PER_MINUTE };
+const refreshRates = () =>
+  loadListingRates(leaseDb)
+    .then((rates) => (listingRates = rates))
+    .catch((error: Error) => log(`could not read team quotas: ${error.message}`));
+await refreshRates();
+const ratesTimer = setInterval(() => void refreshRates(), 60_000);
+ratesTimer.unref();
 const scheduler = new Scheduler(
   db,
   key,
@@ -53,6 +63,8 @@ const scheduler = new Scheduler(
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
     leaseDb,
     concurrency: env.TOOLWATCH_LISTING_CONCURRENCY,
+    stdioConcurrency: env.TOOLWATCH_STDIO_CONCURRENCY,
+    listingsPerMinute: (tenantId) => listingRates.byTeam.get(tenantId) ?? listingRates.fallback,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
     listCache: listCacheLock ? new ToolListCache(db, Date.now, listCacheLock) : undefined,
@@ -129,6 +141,7 @@ async function shutdown(signal: string): Promise<void> {
   clearInterval(heartbeat);
   clearInterval(retention);
   clearInterval(cachePrune);
+  clearInterval(ratesTimer);
   const force = setTimeout(() => {
     log("shutdown took longer than 10 s; exiting");
     process.exit(1);

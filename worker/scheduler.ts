@@ -24,6 +24,8 @@ export type SchedulerOptions = {
   leaseDb?: Db;
   /** Connects and listings (with their stores) in flight at once; default 32. */
   concurrency?: number;
+  /** Of those, how many may be stdio servers (each connect starts a process); default 4. */
+  stdioConcurrency?: number;
   /** Listings per minute a team may start (0 = unlimited); read on each admission. */
   listingsPerMinute?: (tenantId: string) => number;
 };
@@ -50,6 +52,7 @@ export class Scheduler {
   private readonly ttl: number;
   private readonly leaseDb: Db;
   readonly queue: FairQueue;
+  private readonly spawnQueue: FairQueue;
 
   constructor(
     private readonly db: Db,
@@ -61,6 +64,7 @@ export class Scheduler {
     this.ttl = options.leaseTtlMs ?? LEASE_TTL_MS;
     this.leaseDb = options.leaseDb ?? db;
     this.queue = new FairQueue({ width: options.concurrency ?? 32, ratePerMinute: options.listingsPerMinute });
+    this.spawnQueue = new FairQueue({ width: options.stdioConcurrency ?? 4 });
   }
 
   get size(): number {
@@ -156,7 +160,7 @@ export class Scheduler {
         verdict: server.verdict,
         // Many servers taken at once (start-up, takeover, a bulk registration) wait their turn
         // here instead of all connecting and writing in the same instant.
-        admit: (signal) => this.queue.acquire(server.tenantId, signal),
+        admit: (signal) => this.admit(server, signal),
       },
       sink,
     );
@@ -169,6 +173,22 @@ export class Scheduler {
    * take a while to wind down, and lease renewal must never wait for it (its writes are fenced,
    * so a session still winding down can no longer write for a server it lost).
    */
+  /** A slot of the fair queue; stdio servers also take one of the few process-spawning slots. */
+  private async admit(server: RunnableServer, signal: AbortSignal): Promise<() => void> {
+    const release = await this.queue.acquire(server.tenantId, signal);
+    if (server.config.transport !== "stdio") return release;
+    try {
+      const spawnRelease = await this.spawnQueue.acquire(server.tenantId, signal);
+      return () => {
+        spawnRelease();
+        release();
+      };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
   private stopSessions(serverIds: string[]): Promise<void> {
     const stopping = serverIds.flatMap((id) => {
       const run = this.running.get(id);

@@ -9,9 +9,12 @@ import { configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
 import type { ServerConnectionConfig } from "./server-config";
 import { invalidInput } from "../validation";
+import { assertWithinQuota } from "../tenants/team-quota";
 import { ServerInput, ServerPatch } from "./server-input";
 
 export type StdioPermission = { allowStdio: boolean };
+
+const DEFAULT_POLL_SECONDS = 300;
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
@@ -36,13 +39,14 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
       : { transport: TRANSPORT[input.transport] as "streamable_http" | "sse", url: input.url!, headers: input.headers ?? {} };
   return withNameConflict(input.name, () =>
     ctx.db.$transaction(async (tx) => {
+      const quota = await assertWithinQuota(ctx, tx, { adding: 1, pollIntervals: [input.pollIntervalSeconds] });
       const row = await tx.mcpServer.create({
         data: {
           tenantId: ctx.tenantId,
           name: input.name,
           tags: input.tags ?? [],
           enabled: input.enabled ?? true,
-          pollIntervalSeconds: input.pollIntervalSeconds ?? 300,
+          pollIntervalSeconds: input.pollIntervalSeconds ?? Math.max(DEFAULT_POLL_SECONDS, quota.minPollSeconds),
           ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
           ...connectionColumns(getSecretKey(), config),
         },
@@ -92,6 +96,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     if (!checked.success) throw invalidInput(checked.error);
   }
   return withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
+    if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
     await tx.mcpServer.update({
       where: { id: row.id },
       data: {

@@ -36,6 +36,9 @@ import * as viewsRoute from "../../app/api/v1/views/route";
 import * as cacheRoute from "../../app/api/v1/cache/route";
 import * as shareRevokeRoute from "../../app/api/v1/shares/[token]/route";
 import * as sharedViewRoute from "../../app/api/v1/share/[token]/route";
+import * as quotaRoute from "../../app/api/v1/quota/route";
+import * as adminQuotasRoute from "../../app/api/v1/admin/quotas/route";
+import * as adminTeamQuotaRoute from "../../app/api/v1/admin/teams/[id]/quota/route";
 import { getAuth } from "../../lib/auth/auth";
 import type { Role, ServiceContext } from "../../lib/context";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
@@ -85,6 +88,9 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/shares/:token", shareRevokeRoute],
   ["/api/v1/share/:token", sharedViewRoute],
   ["/api/v1/cache", cacheRoute],
+  ["/api/v1/quota", quotaRoute],
+  ["/api/v1/admin/quotas", adminQuotasRoute],
+  ["/api/v1/admin/teams/:id/quota", adminTeamQuotaRoute],
 ];
 const COMPILED = ROUTES.map(([pattern, module]) => ({
   pattern,

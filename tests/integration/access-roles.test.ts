@@ -57,6 +57,10 @@ const ROUTES: Spec[] = [
   { method: "GET", path: "/api/v1/servers/:id/diff", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/servers/:id/tools/alpha/history", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/members", allowed: everyone, ok: 200 },
+  { method: "GET", path: "/api/v1/quota", allowed: everyone, ok: 200 },
+  // Quotas span teams: only instance administrators (none in this matrix) see or set them.
+  { method: "GET", path: "/api/v1/admin/quotas", allowed: () => false, ok: 200 },
+  { method: "PATCH", path: "/api/v1/admin/teams/:id/quota", allowed: () => false, ok: 200, prepare: async () => ({ id: f.team.id, body: { maxServers: 5 } }) },
   { method: "PATCH", path: "/api/v1/members/:id", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ id: (await addBareMember(f.team, "viewer")).memberId, body: { role: "member" } }) },
   { method: "DELETE", path: "/api/v1/members/:id", allowed: atLeast("admin"), ok: 204, prepare: async () => ({ id: (await addBareMember(f.team, "viewer")).memberId }) },
   { method: "GET", path: "/api/v1/invitations", allowed: atLeast("admin"), ok: 200 },
