@@ -1,7 +1,7 @@
 import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
 import { raiseDivergence } from "../lib/alerts/raise-divergence";
 import { endpointKeyOf } from "../lib/cache/cache-key";
-import { linkUseToSnapshot, type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
+import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
 import { markEvaluated } from "../lib/alerts/mark-evaluated";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
@@ -72,7 +72,6 @@ export function createSessionSink(
       });
       const source = cached ? `, cache ${cached.outcome}` : "";
       if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s)${source})`);
-      if (cached?.entryId) await linkUseToSnapshot(ctx.db, serverId, cached.entryId, result.snapshotId);
       if (cached?.divergence) {
         const { opened } = await raiseDivergence(ctx, serverId, cached.divergence, { snapshotId: result.snapshotId, leaseHolder: workerId });
         log(`R31: the public tool list differs from another authorization context's (${opened ? "alert opened" : "alert updated"})`);

@@ -210,10 +210,6 @@ function flightKeyOf(id: CacheIdentity): string {
   return id.authContext === "anonymous" ? `${id.endpointKey}|anonymous` : `${id.endpointKey}|${id.authContext}|${id.tenantId}`;
 }
 
-/** After the snapshot is recorded: which snapshot this server's use of the entry produced or confirmed. */
-export async function linkUseToSnapshot(db: Db, serverId: string, entryId: string, snapshotId: string): Promise<void> {
-  await db.serverCacheUse.updateMany({ where: { serverId, entryId }, data: { snapshotId } });
-}
 
 type StoredRow = {
   id: string; endpoint_key: string; auth_context: string; partition: string; tenant_id: string | null; scope: string | null; ttl_ms: number | null;

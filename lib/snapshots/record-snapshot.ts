@@ -58,7 +58,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
   const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool: tool as ToolLike }));
   const contentHash = hashToolList(hashed);
   const warnings = input.warnings === undefined ? {} : { setWarnings: true, warnings: input.warnings.length ? input.warnings : null };
-  const base = { tenantId: ctx.tenantId, serverId: input.serverId, worker: input.leaseHolder ?? null, at: at.toISOString(), contentHash, ...warnings };
+  const base = { tenantId: ctx.tenantId, serverId: input.serverId, worker: input.leaseHolder ?? null, at: at.toISOString(), contentHash, cacheEntryId: input.cacheEntryId ?? null, ...warnings };
 
   for (let attempt = 1; ; attempt++) {
     const keys = hashed.map((t) => [t.name, t.hash]);
@@ -83,7 +83,6 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
       serverVersionChanged: previous !== null && head.server_version !== serverVersion,
       notified: input.trigger === "list_changed",
       authContext: input.authContext ?? null,
-      cacheEntryId: input.cacheEntryId ?? null,
       fromCache: input.fromCache ?? false,
       ttlMs: input.ttlMs ?? null,
       cacheScope: input.cacheScope ?? null,

@@ -48,6 +48,8 @@ BEGIN
       VALUES (v_server, v_tenant, v_at, CASE WHEN (p->'setWarnings')::boolean THEN NULLIF(p->'warnings', 'null'::jsonb) END, now())
       ON CONFLICT (server_id) DO UPDATE SET last_listed_at = EXCLUDED.last_listed_at, updated_at = now(),
         warnings = CASE WHEN (p->'setWarnings')::boolean THEN NULLIF(p->'warnings', 'null'::jsonb) ELSE server_session.warnings END;
+    -- The tool-list cache use this listing came through now points at the snapshot it confirmed.
+    UPDATE server_cache_use SET snapshot_id = v_id WHERE server_id = v_server AND entry_id = (p->>'cacheEntryId')::uuid;
     PERFORM pg_notify('toolwatch_events', json_build_object('type', 'snapshot:confirmed', 'tenantId', v_tenant, 'serverId', v_server, 'snapshotId', v_id)::text);
     RETURN QUERY SELECT 'confirmed'::text, v_id, v_eval, v_version, NULL::jsonb, NULL::jsonb; RETURN;
   END IF;
@@ -106,6 +108,7 @@ BEGIN
     VALUES (v_server, v_tenant, v_at, v_at, CASE WHEN (p->'setWarnings')::boolean THEN NULLIF(p->'warnings', 'null'::jsonb) END, now())
     ON CONFLICT (server_id) DO UPDATE SET last_listed_at = EXCLUDED.last_listed_at, last_change_at = EXCLUDED.last_change_at, updated_at = now(),
       warnings = CASE WHEN (p->'setWarnings')::boolean THEN NULLIF(p->'warnings', 'null'::jsonb) ELSE server_session.warnings END;
+  UPDATE server_cache_use SET snapshot_id = v_id WHERE server_id = v_server AND entry_id = (p->>'cacheEntryId')::uuid;
   PERFORM pg_notify('toolwatch_events', json_build_object('type', 'snapshot:recorded', 'tenantId', v_tenant, 'serverId', v_server, 'snapshotId', v_id)::text);
   RETURN QUERY SELECT 'created'::text, v_id;
 END $$;
