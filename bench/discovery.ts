@@ -3,7 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import { DiscoverySession } from "../lib/discovery/discovery-session";
 import { takeSnapshot } from "../lib/discovery/take-snapshot";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { startHttpFixture, writeFixtureState } from "../tests/fixtures/spawn-fixture";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+const collectGarbage = () => {
+  gc();
+  gc();
+};
 
 // Discovery engine numbers over real HTTP to a real MCP server (the state-file fixture).
 const TOOLS = Number(process.env.BENCH_WALK_TOOLS ?? 1000);
@@ -32,38 +41,50 @@ try {
     await walkServer.stop();
   }
 
-  writeFixtureState(path.join(dir, "many.json"), { tools: Array.from({ length: 20 }, (_, i) => tool(i)) });
-  const server = await startHttpFixture(path.join(dir, "many.json"));
+  // Memory per live session, by kind (issue 12): a server that pushes (2026 listen stream or a
+  // legacy GET stream) holds an SDK client and a socket; one that pushes nothing holds neither
+  // between polls (connect, list, close).
+  writeFixtureState(path.join(dir, "push.json"), { tools: Array.from({ length: 20 }, (_, i) => tool(i)) });
+  writeFixtureState(path.join(dir, "quiet.json"), { tools: Array.from({ length: 20 }, (_, i) => tool(i)), listChanged: false });
+  const push = await startHttpFixture(path.join(dir, "push.json"));
+  const quiet = await startHttpFixture(path.join(dir, "quiet.json"));
   try {
-    const rssBefore = process.memoryUsage().rss;
-    let firsts = 0;
-    const started = performance.now();
-    let allListed!: () => void;
-    const done = new Promise<void>((r) => (allListed = r));
-    const sessions = Array.from(
-      { length: SESSIONS },
-      () =>
-        new DiscoverySession(
-          { transport: "streamable_http", url: server.url, headers: {} },
-          { ...opts, debounceMs: 300, pollIntervalMs: 600_000, backoffMaxMs: 5_000 },
-          {
-            log: () => undefined,
-            state: async () => undefined,
-            listing: async () => {
-              if (++firsts === SESSIONS) allListed();
+    for (const [kind, url] of [["no push (connect-list-close)", quiet.url], ["push (2026 listen stream)", push.url]] as const) {
+      collectGarbage();
+      const rssBefore = process.memoryUsage().rss;
+      const heapBefore = process.memoryUsage().heapUsed;
+      let firsts = 0;
+      const started = performance.now();
+      let allListed!: () => void;
+      const done = new Promise<void>((r) => (allListed = r));
+      const sessions = Array.from(
+        { length: SESSIONS },
+        () =>
+          new DiscoverySession(
+            { transport: "streamable_http", url, headers: {} },
+            { ...opts, debounceMs: 300, pollIntervalMs: 600_000, backoffMaxMs: 5_000 },
+            {
+              log: () => undefined,
+              state: async () => undefined,
+              listing: async () => {
+                if (++firsts === SESSIONS) allListed();
+              },
             },
-          },
-        ),
-    );
-    sessions.forEach((s) => s.start());
-    await done;
-    const elapsed = performance.now() - started;
-    await new Promise((r) => setTimeout(r, 500));
-    const rssPer = (process.memoryUsage().rss - rssBefore) / SESSIONS / 1024;
-    console.log(`${SESSIONS} concurrent sessions (2026 listen streams) to first snapshot: ${elapsed.toFixed(0)} ms; ~${rssPer.toFixed(0)} KiB RSS per open session in the worker`);
-    await Promise.all(sessions.map((s) => s.stop()));
+          ),
+      );
+      sessions.forEach((s) => s.start());
+      await done;
+      const elapsed = performance.now() - started;
+      await new Promise((r) => setTimeout(r, 1_000));
+      collectGarbage();
+      const open = sessions.filter((s) => s.connected).length;
+      const rssPer = (process.memoryUsage().rss - rssBefore) / SESSIONS / 1024;
+      const heapPer = (process.memoryUsage().heapUsed - heapBefore) / SESSIONS / 1024;
+      console.log(`${SESSIONS} sessions, ${kind}: first snapshots in ${elapsed.toFixed(0)} ms; ${open} hold a connection; ~${heapPer.toFixed(0)} KiB heap, ~${rssPer.toFixed(0)} KiB RSS per session`);
+      await Promise.all(sessions.map((s) => s.stop()));
+    }
   } finally {
-    await server.stop();
+    await Promise.all([push.stop(), quiet.stop()]);
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
