@@ -93,6 +93,6 @@ export const useAuditQuery = () =>
   useInfiniteQuery({
     queryKey: queryKeys.audit(),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page<AuditEvent>>(`/api/v1/audit?limit=50${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ""}`),
+    queryFn: ({ pageParam }) => api<Page<AuditEvent>>(`/api/v1/audit?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
     getNextPageParam: (last) => last.nextCursor,
   });
