@@ -15,15 +15,8 @@ export type StdioPermission = { allowStdio: boolean };
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
-
-
-/**
- * Registers a server. Running a stdio server means running a command on the worker host, so
- * callers say whether the actor may (instance policy). The worker hears about it by NOTIFY in
- * the same transaction and starts a session within moments.
- */
-export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
-  requirePermission(ctx, "server:write");
+/** A create body checked against the schema and the stdio policy, as the row it becomes (secrets sealed). */
+export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permission: StdioPermission, key: Buffer) {
   const parsed = ServerInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const input = parsed.data;
@@ -34,21 +27,31 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
     input.transport === "stdio"
       ? { transport: "stdio", command: input.command!, args: input.args ?? [], env: input.env ?? {}, ...(input.cwd ? { cwd: input.cwd } : {}) }
       : { transport: TRANSPORT[input.transport] as "streamable_http" | "sse", url: input.url!, headers: input.headers ?? {} };
-  return withNameConflict(input.name, () =>
+  const data = {
+    tenantId: ctx.tenantId,
+    name: input.name,
+    tags: input.tags ?? [],
+    enabled: input.enabled ?? true,
+    pollIntervalSeconds: input.pollIntervalSeconds ?? 300,
+    ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
+    ...connectionColumns(key, config),
+  };
+  const auditDetails = { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) };
+  return { data, auditDetails };
+}
+
+/**
+ * Registers a server. Running a stdio server means running a command on the worker host, so
+ * callers say whether the actor may (instance policy). The worker hears about it by NOTIFY in
+ * the same transaction and starts a session within moments.
+ */
+export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
+  requirePermission(ctx, "server:write");
+  const { data, auditDetails } = prepareServerCreate(ctx, raw, permission, getSecretKey());
+  return withNameConflict(data.name, () =>
     ctx.db.$transaction(async (tx) => {
-      const row = await tx.mcpServer.create({
-        data: {
-          tenantId: ctx.tenantId,
-          name: input.name,
-          tags: input.tags ?? [],
-          enabled: input.enabled ?? true,
-          pollIntervalSeconds: input.pollIntervalSeconds ?? 300,
-          ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
-          ...connectionColumns(getSecretKey(), config),
-        },
-        select: { id: true },
-      });
-      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) });
+      const row = await tx.mcpServer.create({ data, select: { id: true } });
+      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, auditDetails);
       await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
       return row;
     }),
@@ -56,7 +59,7 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
 }
 
 /** A second server with the same name in a team is a 409 (create and rename alike), not a 500. */
-async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {
+export async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decryptJson } from "../../lib/secrets";
 import { connectionColumns } from "../../lib/servers/connection-columns";
 import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
 import { TEST_KEY, testDb } from "../helpers/factories";
@@ -201,5 +202,72 @@ describe("GET /api/v1/servers across teams", () => {
       expect(page.tags).toEqual(["even"]);
     }
     expect((await list(keyB, "")).items.map((s) => s.name)).toEqual(["bravo-only"]);
+  });
+});
+
+describe("POST /api/v1/servers/batch", () => {
+  const http = (name: string, extra: Record<string, unknown> = {}) => ({ name, transport: "streamable-http", url: "http://127.0.0.1:9/mcp", enabled: false, ...extra });
+  const countNamed = (prefix: string) => testDb().mcpServer.count({ where: { tenantId: teamA.id, name: { startsWith: prefix } } });
+
+  it("refuses 1,001 servers in one call (400 naming servers) and creates none", async () => {
+    const res = await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: Array.from({ length: 1_001 }, (_, i) => http(`over-${i}`)) } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.message).toContain("servers");
+    expect(await countNamed("over-")).toBe(0);
+  });
+
+  it("one invalid item refuses the whole batch with that item's index and creates nothing", async () => {
+    const servers = [http("bad-0"), http("bad-1"), http("bad-2", { url: "file:///etc/passwd" }), http("bad-3"), { name: "bad-4", transport: "carrier-pigeon" }];
+    const res = await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.details.errors.map((e: { index: number }) => e.index)).toEqual([2, 4]);
+    expect(res.json.error.details.errors[0].message).toContain("url");
+    expect(res.json.error.details.errors[1].message).toContain("transport");
+    expect(await countNamed("bad-")).toBe(0);
+  });
+
+  it("names taken in the team or repeated in the batch are per-item conflicts", async () => {
+    const res = await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: [http("dup-0"), http("node007"), http("dup-0")] } });
+    expect(res.status, res.text).toBe(409);
+    expect(res.json.error.details.errors).toEqual([
+      { index: 1, message: expect.stringContaining("already exists") },
+      { index: 2, message: expect.stringContaining("item 0") },
+    ]);
+    expect(await countNamed("dup-")).toBe(0);
+  });
+
+  it("a stdio server from a caller who is not an instance admin (team B's owner key) is refused per item (403), nothing created", async () => {
+    const servers = [http("pol-0"), { name: "pol-1", transport: "stdio", command: "node", args: ["-e", "1"], enabled: false }];
+    const res = await call("POST", "/api/v1/servers/batch", { as: keyB, body: { servers } });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.error.details.errors).toEqual([{ index: 1, message: expect.stringContaining("stdio") }]);
+    expect(await testDb().mcpServer.count({ where: { name: { startsWith: "pol-" }, tenantId: { in: [teamA.id, teamB.id] } } })).toBe(0);
+  });
+
+  it("team B's batch lands in team B only, and a viewer key may not register", async () => {
+    const viewer = (await mintKey(ownerA, "viewer", "batch-viewer")).caller;
+    expect((await call("POST", "/api/v1/servers/batch", { as: viewer, body: { servers: [http("view-0")] } })).status).toBe(403);
+    expectStatus(await call("POST", "/api/v1/servers/batch", { as: keyB, body: { servers: [http("bravo-batch-0"), http("bravo-batch-1")] } }), 201);
+    expect(await testDb().mcpServer.count({ where: { tenantId: teamB.id, name: { startsWith: "bravo-batch-" } } })).toBe(2);
+    expect(await testDb().mcpServer.count({ where: { tenantId: teamA.id, name: { startsWith: "bravo-batch-" } } })).toBe(0);
+  });
+
+  it("creates all 300 servers with sealed secrets, one audit event each, and lists them", async () => {
+    const servers = Array.from({ length: 300 }, (_, i) => http(`bulk-${pad(i)}`, { headers: { Authorization: `Bearer token-${i}` }, tags: ["bulk"] }));
+    const res = expectStatus(await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers } }), 201);
+    expect(res.json.created).toBe(300);
+    expect(res.json.items[7]).toMatchObject({ index: 7, name: "bulk-007", id: expect.any(String) });
+    const rows = await testDb().mcpServer.findMany({ where: { tenantId: teamA.id, name: { startsWith: "bulk-" } }, orderBy: { name: "asc" } });
+    expect(rows).toHaveLength(300);
+    expect(rows[42]!.headersEncrypted).toMatch(/^v1:/);
+    expect(rows[42]!.headersEncrypted).not.toContain("token-42");
+    expect(decryptJson(TEST_KEY, rows[42]!.headersEncrypted!)).toEqual({ Authorization: "Bearer token-42" });
+    expect(rows.every((r) => r.tags.join() === "bulk" && !r.enabled && r.transport === "streamable_http")).toBe(true);
+    const audits = await testDb().auditEvent.count({ where: { tenantId: teamA.id, action: "server.created", targetId: { in: rows.map((r) => r.id) } } });
+    expect(audits).toBe(300);
+    const page = await list(ownerA, "tag=bulk&limit=500");
+    expect(page.total).toBe(300);
+    expect(page.items[42]).toMatchObject({ name: "bulk-042", headerKeys: ["Authorization"], status: "stopped" });
+    expect(JSON.stringify(page)).not.toContain("token-42");
   });
 });
