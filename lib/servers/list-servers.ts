@@ -69,11 +69,12 @@ function afterCursor(sort: Sort, [key, name, id]: CursorValue[]): Prisma.Sql {
 
 const cursorOf = (sort: Sort, row: Row): CursorValue[] => [row.sortKey instanceof Date ? row.sortKey.toISOString() : row.sortKey, row.name, row.id];
 
-async function queryServers(ctx: ServiceContext, filters: Filters, sort: Sort, limit: number | null, after: CursorValue[] | null) {
+/** The statement itself (exported for the bench's EXPLAIN ANALYZE). */
+export function serverListSql(ctx: ServiceContext, filters: Filters, sort: Sort, limit: number | null, after: CursorValue[] | null): Prisma.Sql {
   const dir = sort.dir === "asc" ? Prisma.sql`ASC` : Prisma.sql`DESC`;
   const order = Prisma.sql`f.sort_key ${dir} NULLS LAST, f.name, f.id`;
   // The totals row is the left side so an empty page still carries the counts.
-  const rows = await ctx.db.$queryRaw<(Partial<Row> & Totals)[]>`
+  return Prisma.sql`
     WITH filtered AS (
       SELECT m.id, m.name, ${STATUS} AS status, ${SORT_SQL[sort.by]} AS sort_key
       FROM mcp_server m LEFT JOIN server_session ss ON ss.server_id = m.id
@@ -111,6 +112,10 @@ async function queryServers(ctx: ServiceContext, filters: Filters, sort: Sort, l
       ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1
     ) latest ON TRUE
     ORDER BY ${Prisma.sql`p.sort_key ${dir} NULLS LAST, m.name, m.id`}`;
+}
+
+async function queryServers(ctx: ServiceContext, filters: Filters, sort: Sort, limit: number | null, after: CursorValue[] | null) {
+  const rows = await ctx.db.$queryRaw<(Partial<Row> & Totals)[]>(serverListSql(ctx, filters, sort, limit, after));
   const first = rows[0];
   const counts: ServerPageCounts = { total: first?.total ?? 0, byStatus: first?.byStatus ?? {}, teamTotal: first?.teamTotal ?? 0, tags: first?.teamTags ?? [] };
   return { rows: rows.filter((r): r is Row & Totals => typeof r.id === "string"), counts };
