@@ -2,6 +2,12 @@
 // GET /api/v1/alerts behind a bare node:http adapter (Next's router is not in the path), so the
 // load generator and the server under test do not share an event loop. Prints "ready <port>".
 import http from "node:http";
+import { listenForEvents } from "../lib/realtime/listen";
+import { onFleetEvent, setServerPageFeed } from "../lib/servers/server-page-cache";
+
+// As server.ts does: the change feed that lets the fleet list answer repeated queries from memory
+// (BENCH_CACHE=0 leaves it off, so every request reads the database).
+if (process.env.BENCH_CACHE !== "0") listenForEvents(process.env.DATABASE_URL!, onFleetEvent, () => undefined, setServerPageFeed);
 
 const routes = {
   "/api/v1/servers": (await import("../app/api/v1/servers/route")).GET,

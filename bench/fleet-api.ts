@@ -15,6 +15,7 @@ import { percentile } from "./timing";
 // the real route handlers in a child process (bench/fleet-api-server.ts) and hits the first page
 // of GET /api/v1/servers and GET /api/v1/alerts from CLIENTS concurrent clients (undici, closed
 // loop). Prints requests/s, p50/p95/p99, the server's peak RSS, and EXPLAIN ANALYZE of the list.
+// BENCH_CACHE=0: without the change feed, so the fleet list never answers from memory.
 const QUICK = process.argv.includes("--quick");
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 2_000);
 const SNAPSHOTS_PER_SERVER = Number(process.env.BENCH_SNAPSHOTS_PER_SERVER ?? 50);
@@ -76,7 +77,7 @@ async function load(origin: string, pathWithQuery: string, token: string): Promi
 const line = (what: string, r: Result) =>
   `${what.padEnd(34)} ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1)} ms  p95 ${r.p95.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  (n=${r.requests}${r.errors ? `, ${r.errors} errors` : ""})`;
 
-console.log(`fleet API — ${SERVERS} servers, ${SERVERS * SNAPSHOTS_PER_SERVER} snapshots, ${SERVERS * ALERTS_PER_SERVER} alerts, ${CLIENTS} concurrent clients, ${SECONDS} s per endpoint\n`);
+console.log(`fleet API${process.env.BENCH_CACHE === "0" ? " (fleet-list cache off)" : ""} — ${SERVERS} servers, ${SERVERS * SNAPSHOTS_PER_SERVER} snapshots, ${SERVERS * ALERTS_PER_SERVER} alerts, ${CLIENTS} concurrent clients, ${SECONDS} s per endpoint\n`);
 const base = fs.mkdtempSync(path.join(traversableTmpBase(), "toolwatch-bench-fleet-"));
 const pg = await startEmbeddedPostgres({ dataDir: path.join(base, "data"), persistent: false, database: "bench" });
 let child: ReturnType<typeof spawn> | undefined;

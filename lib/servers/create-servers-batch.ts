@@ -1,12 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { actorLabel } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { notifyInTx } from "../realtime/notify";
+import { REALTIME_CHANNEL, type RealtimeEvent } from "../realtime/events";
 import { getSecretKey } from "../secrets";
 import { invalidInput } from "../validation";
+import { invalidateServerPages } from "./server-page-cache";
 import { prepareServerCreate, withNameConflict, type StdioPermission } from "./save-server";
 
 export const MAX_BATCH_SERVERS = 1_000;
@@ -54,27 +56,31 @@ export async function createServersBatch(ctx: ServiceContext, raw: unknown, perm
   for (const { name } of taken) errors.push({ index: seen.get(name)!, code: "CONFLICT", message: `name: a server named "${name}" already exists in this team` });
   if (errors.length) throw batchRefused(errors);
 
-  return withNameConflict("(one of the batch)", () =>
-    ctx.db.$transaction(async (tx) => {
-      const rows = await tx.mcpServer.createManyAndReturn({ data: prepared.map((p) => p.data), select: { id: true, name: true } });
-      const idByName = new Map(rows.map((r) => [r.name, r.id]));
-      await tx.auditEvent.createMany({
-        data: prepared.map((p) => ({
+  // Ids minted here so servers, their audit events and the NOTIFY go to Postgres as one batched
+  // transaction (one round trip, no interactive transaction whose timeout a slow host could hit).
+  const rows = prepared.map((p) => ({ ...p, id: randomUUID() }));
+  await withNameConflict("(one of the batch)", () =>
+    ctx.db.$transaction([
+      ctx.db.mcpServer.createMany({ data: rows.map((r) => ({ ...r.data, id: r.id })) }),
+      ctx.db.auditEvent.createMany({
+        data: rows.map((r) => ({
           tenantId: ctx.tenantId,
           actorKind: ctx.actor.kind,
           actorId: ctx.actor.id,
           actorLabel: actorLabel(ctx.actor),
           action: "server.created",
           targetType: "server",
-          targetId: idByName.get(p.data.name)!,
-          details: { ...p.auditDetails, batch: true } as Prisma.InputJsonValue,
+          targetId: r.id,
+          details: { ...r.auditDetails, batch: true } as Prisma.InputJsonValue,
         })),
-      });
+      }),
       // One NOTIFY: the worker reconciles every server on any server:changed, so one is enough.
-      await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: rows[0]!.id });
-      return { created: rows.length, items: prepared.map((p) => ({ index: p.index, id: idByName.get(p.data.name)!, name: p.data.name })) };
-    }),
+      ctx.db.$executeRaw`SELECT pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify({ type: "server:changed", tenantId: ctx.tenantId, serverId: rows[0]!.id } satisfies RealtimeEvent)})`,
+    ]),
   );
+  const created = { created: rows.length, items: rows.map((r) => ({ index: r.index, id: r.id, name: r.data.name })) };
+  invalidateServerPages(ctx.tenantId);
+  return created;
 }
 
 /** Forbidden items make it a 403; else any invalid item a 400; else (names taken) a 409. */

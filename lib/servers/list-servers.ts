@@ -7,6 +7,7 @@ import { invalidInput } from "../validation";
 import type { SORT_KEYS } from "../views/view-input";
 import type { Page, ServerSummary } from "./server-dto";
 import { ListServersQuery, type ServerPageCounts } from "./server-list-query";
+import { cachedServerPage } from "./server-page-cache";
 import { toServerSummary, type ServerRow } from "./to-server-summary";
 
 // The fleet list in one SQL statement: filter → keyset page → per-row latest snapshot (LATERAL on
@@ -146,6 +147,10 @@ export async function listServerPage(ctx: ServiceContext, rawQuery: unknown): Pr
   const parsed = ListServersQuery.safeParse(rawQuery);
   if (!parsed.success) throw invalidInput(parsed.error);
   const q = parsed.data;
+  return cachedServerPage(ctx.tenantId, JSON.stringify(q), () => readServerPage(ctx, q));
+}
+
+async function readServerPage(ctx: ServiceContext, q: ListServersQuery): Promise<ServerPage> {
   const sort: Sort = { by: q.sort, dir: q.dir };
   const after = q.cursor ? decodeCursor(q.cursor, cursorKind(sort), [SORT_FIELD[sort.by], "string", "uuid"]) : null;
   const { rows, counts } = await queryServers(ctx, q, sort, q.limit, after);

@@ -7,6 +7,7 @@ import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
 import { configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
+import { invalidateServerPages } from "./server-page-cache";
 import type { ServerConnectionConfig } from "./server-config";
 import { invalidInput } from "../validation";
 import { ServerInput, ServerPatch } from "./server-input";
@@ -48,7 +49,7 @@ export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permissio
 export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
   requirePermission(ctx, "server:write");
   const { data, auditDetails } = prepareServerCreate(ctx, raw, permission, getSecretKey());
-  return withNameConflict(data.name, () =>
+  const created = await withNameConflict(data.name, () =>
     ctx.db.$transaction(async (tx) => {
       const row = await tx.mcpServer.create({ data, select: { id: true } });
       await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, auditDetails);
@@ -56,6 +57,8 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
       return row;
     }),
   );
+  invalidateServerPages(ctx.tenantId);
+  return created;
 }
 
 /** A second server with the same name in a team is a 409 (create and rename alike), not a 500. */
@@ -94,7 +97,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
     if (!checked.success) throw invalidInput(checked.error);
   }
-  return withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
+  const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     await tx.mcpServer.update({
       where: { id: row.id },
       data: {
@@ -111,6 +114,8 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };
   }));
+  invalidateServerPages(ctx.tenantId);
+  return updated;
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */
@@ -122,6 +127,7 @@ export async function deleteServer(ctx: ServiceContext, serverId: string) {
     await recordAudit(tx, ctx, "server.deleted", { type: "server", id: row.id }, { name: row.name, transport: row.transport });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
   });
+  invalidateServerPages(ctx.tenantId);
 }
 
 /** Asks the worker that owns the session to re-list now (bypassing TTL freshness). */
