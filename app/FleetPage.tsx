@@ -1,9 +1,9 @@
 "use client";
 
+import { keepPreviousData } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef } from "react";
-import { matchesServer, sortServers } from "../lib/views/match-servers";
-import type { ViewFilters } from "../lib/views/view-input";
+import { SERVER_STATUSES, type ViewFilters } from "../lib/views/view-input";
 import { isEmptyViewFilters, sameViewFilters } from "../lib/views/view-url";
 import { clearFilters, FilterBar, hasNarrowingFilters } from "./_components/fleet/FilterBar";
 import { describeFilters, visibleColumns } from "./_components/fleet/filter-labels";
@@ -11,17 +11,19 @@ import { FleetTable, type AlertCounts } from "./_components/fleet/FleetTable";
 import { MatchingAlerts } from "./_components/fleet/MatchingAlerts";
 import { NoMatch } from "./_components/fleet/NoMatch";
 import { ViewBar } from "./_components/fleet/ViewBar";
-import { useCan, useServersQuery } from "./_hooks/queries";
+import { LoadMore } from "./_components/fleet/LoadMore";
+import { useCan } from "./_hooks/queries";
+import { useServerPagesQuery } from "./_hooks/server-list-queries";
 import { ALL_SERVERS, useViewUrl } from "./_hooks/use-view-url";
 import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "./_hooks/view-queries";
 
 /**
- * The fleet, narrowed and ordered by filters that live in the URL. Opening `/` bare shows the
+ * The fleet, narrowed and ordered by filters that live in the URL. The API filters, sorts, counts
+ * and pages (a team may have thousands of servers); more pages load as the list is scrolled. Opening `/` bare shows the
  * team's pinned view (its filters are written into the URL, so what is on screen is always
  * bookmarkable); `?view=all` shows every server on purpose.
  */
 export function FleetPage() {
-  const { data, error, isPending } = useServersQuery();
   const views = useViewsQuery();
   const can = useCan();
   const url = useViewUrl();
@@ -47,12 +49,15 @@ export function FleetPage() {
   const modified = Boolean(active && !sameViewFilters(active.filters, filters));
   const waitingForHome = !url.hasFilterParams && url.view === null && views.isPending;
 
+  const pages = useServerPagesQuery(filters, !waitingForHome, keepPreviousData);
+  const { data, error, isPending } = pages;
+
   const alertsWanted = visibleColumns(filters).includes("alerts") || Boolean(filters.alerts || filters.timeRange);
   const alerts = useMatchingAlertsQuery(filters, alertsWanted && !waitingForHome);
 
-  const servers = useMemo(() => data?.items ?? [], [data]);
-  const shown = useMemo(() => sortServers(servers.filter((s) => matchesServer(s, filters)), filters.sort), [servers, filters]);
-  const knownTags = useMemo(() => [...new Set(servers.flatMap((s) => s.tags))].sort(), [servers]);
+  const shown = useMemo(() => data?.pages.flatMap((p) => p.items) ?? [], [data]);
+  const first = data?.pages[0];
+  const knownTags = first?.tags ?? [];
   const shownIds = useMemo(() => new Set(shown.map((s) => s.id)), [shown]);
   const matchingAlerts = useMemo(() => (alerts.data?.items ?? []).filter((a) => shownIds.has(a.serverId)), [alerts.data, shownIds]);
   const alertCounts: AlertCounts = alerts.data
@@ -66,7 +71,9 @@ export function FleetPage() {
   const openView = (view: ViewDto) => void url.showView(view.filters, view.id, "push");
   // Clearing must not bring the pinned view back on the next visit to this URL.
   const clear = () => void url.setFilters(clearFilters(filters), { view: pinned ? ALL_SERVERS : null });
-  const counts = shown.reduce<Record<string, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {});
+  const total = first?.total ?? 0;
+  const teamTotal = first?.teamTotal ?? 0;
+  const counts = SERVER_STATUSES.flatMap((status) => (first?.byStatus[status] ? [[status, first.byStatus[status]] as const] : []));
   const columns = visibleColumns(filters);
 
   return (
@@ -91,22 +98,23 @@ export function FleetPage() {
       />
       <FilterBar filters={filters} knownTags={knownTags} onChange={setFilters} />
       <p className="summary" data-testid="fleet-summary">
-        {shown.length === servers.length ? `${servers.length} server${servers.length === 1 ? "" : "s"}` : `${shown.length} of ${servers.length} servers`}
-        {Object.entries(counts).map(([status, n]) => (
+        {total === teamTotal ? `${teamTotal} server${teamTotal === 1 ? "" : "s"}` : `${total} of ${teamTotal} servers`}
+        {counts.map(([status, n]) => (
           <span key={status}>
             {" · "}
             {n} {status}
           </span>
         ))}
       </p>
-      {servers.length === 0 ? (
+      {teamTotal === 0 ? (
         <p className="empty" data-testid="empty-fleet">
           No servers in this team yet.{" "}
           {can("server:write") ? <Link href="/servers/new">Add the first one</Link> : "A team admin can add them."}
         </p>
-      ) : shown.length === 0 ? (
-        <NoMatch servers={servers} filters={filters} onChange={setFilters} onClear={clear} />
+      ) : total === 0 ? (
+        <NoMatch teamTotal={teamTotal} filters={filters} onChange={setFilters} onClear={clear} />
       ) : (
+        <>
         <FleetTable
           servers={shown}
           columns={columns}
@@ -116,6 +124,8 @@ export function FleetPage() {
           onSort={(sort) => setFilters(sort ? { ...filters, sort } : withoutSort(filters))}
           onTag={(tag) => setFilters({ ...filters, servers: { ...filters.servers, tags: [...(filters.servers?.tags ?? []), tag] } })}
         />
+        <LoadMore shown={shown.length} total={total} hasMore={pages.hasNextPage} loading={pages.isFetchingNextPage} onLoad={() => void pages.fetchNextPage()} />
+        </>
       )}
       {alertsWanted && shown.length > 0 ? (
         <MatchingAlerts
@@ -126,7 +136,7 @@ export function FleetPage() {
           description={describeAlertFilters(filters)}
         />
       ) : null}
-      {!hasNarrowingFilters(filters) && isEmptyViewFilters(filters) && !active && can("view:write") && servers.length > 3 ? (
+      {!hasNarrowingFilters(filters) && isEmptyViewFilters(filters) && !active && can("view:write") && teamTotal > 3 ? (
         <p className="muted small">Tip: filter the fleet, then “Save as view” to keep that slice for the whole team.</p>
       ) : null}
     </section>

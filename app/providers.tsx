@@ -25,6 +25,7 @@ export function Providers({ children }: { children: ReactNode }) {
 function RealtimeBridge({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const { data: me } = useMeQuery();
+  const invalidateFleet = useThrottledInvalidate(queryKeys.servers(), FLEET_REFETCH_MS);
   const state = useRealtimeConnection({
     enabled: Boolean(me?.user),
     teamId: me?.team?.id ?? null,
@@ -47,7 +48,7 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         void queryClient.invalidateQueries({ queryKey: queryKeys.views() });
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
+      invalidateFleet();
       void queryClient.invalidateQueries({ queryKey: queryKeys.server(event.serverId) });
       if (event.type === "snapshot:recorded" || event.type === "snapshot:confirmed") {
         void queryClient.invalidateQueries({ queryKey: queryKeys.snapshots(event.serverId) });
@@ -77,4 +78,36 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
     if (state.connected && state.reconnects > 0) void queryClient.invalidateQueries();
   }, [state.connected, state.reconnects, queryClient]);
   return <RealtimeContext.Provider value={state}>{children}</RealtimeContext.Provider>;
+}
+
+// A sweep of a large fleet sends an event per server; refetching every loaded page of the fleet
+// list for each would be a storm. The first event refetches at once, the rest at most once a second.
+const FLEET_REFETCH_MS = 1_000;
+
+function useThrottledInvalidate(queryKey: readonly unknown[], ms: number): () => void {
+  const queryClient = useQueryClient();
+  const state = useRef<{ timer: ReturnType<typeof setTimeout> | null; pending: boolean }>({ timer: null, pending: false });
+  const key = useRef(queryKey);
+  useEffect(() => () => {
+    if (state.current.timer) clearTimeout(state.current.timer);
+  }, []);
+  return useRef(() => {
+    const s = state.current;
+    if (s.timer) {
+      s.pending = true;
+      return;
+    }
+    void queryClient.invalidateQueries({ queryKey: key.current });
+    const rearm = () => {
+      s.timer = setTimeout(() => {
+        s.timer = null;
+        if (s.pending) {
+          s.pending = false;
+          void queryClient.invalidateQueries({ queryKey: key.current });
+          rearm();
+        }
+      }, ms);
+    };
+    rearm();
+  }).current;
 }

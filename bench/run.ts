@@ -11,3 +11,5 @@ const { runAuditBench } = await import("./audit");
 await runAuditBench();
 console.log("");
 await import("./cache");
+console.log("");
+await import("./fleet-api");

@@ -10,3 +10,9 @@ export function time(fn: () => unknown): number {
   fn();
   return performance.now() - t;
 }
+
+/** The q-quantile (0…1) of a sample set, nearest rank. */
+export function percentile(samples: number[], q: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}

@@ -56,7 +56,8 @@ export function useCan(): (permission: Permission) => boolean {
   return (permission) => Boolean(data?.permissions.includes(permission));
 }
 
-export const useServersQuery = () => useQuery({ queryKey: queryKeys.servers(), queryFn: () => api<{ items: ServerSummary[] }>("/api/v1/servers") });
+/** The first servers by name (pickers such as the alert filter); the fleet page pages through all of them. */
+export const useServersQuery = () => useQuery({ queryKey: [...queryKeys.servers(), "first"], queryFn: () => api<{ items: ServerSummary[] }>("/api/v1/servers?limit=500") });
 
 export const useServerQuery = (id: string) =>
   useQuery({
@@ -93,6 +94,6 @@ export const useAuditQuery = () =>
   useInfiniteQuery({
     queryKey: queryKeys.audit(),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page<AuditEvent>>(`/api/v1/audit?limit=50${pageParam ? `&before=${encodeURIComponent(pageParam)}` : ""}`),
+    queryFn: ({ pageParam }) => api<Page<AuditEvent>>(`/api/v1/audit?limit=50${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
     getNextPageParam: (last) => last.nextCursor,
   });

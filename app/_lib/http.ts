@@ -25,11 +25,11 @@ export function searchParams(request: Request): Record<string, string> {
 }
 
 /** The JSON body of a write request, or a 400 saying what is wrong with it. */
-export async function readJson(request: Request): Promise<unknown> {
+export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) throw new AppError("INVALID_INPUT", "Send the body as JSON with Content-Type: application/json");
   const text = await request.text();
-  if (text.length > 1_000_000) throw new AppError("INVALID_INPUT", "Body too large (1 MB at most)");
+  if (text.length > maxBytes) throw new AppError("INVALID_INPUT", `Body too large (${maxBytes / 1_000_000} MB at most)`);
   try {
     return JSON.parse(text) as unknown;
   } catch {

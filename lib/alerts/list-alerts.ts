@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import type { Prisma } from "../generated/prisma/client";
+import { decodeCursor, PageParams, toPage } from "../pagination";
 import { invalidInput } from "../validation";
 import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES, type AlertPage } from "./alert-dto";
 import { toAlertSummary } from "./alert-store";
@@ -32,25 +33,11 @@ export const ListAlertsQuery = z.object({
   /** Created at or after / at or before (ISO date-times): a saved view's time range. */
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** Opaque: from the previous page's nextCursor. */
-  cursor: z.string().max(200).optional(),
+  ...PageParams,
 });
 
-type Cursor = { at: Date; id: string };
-
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
-
-function decodeCursor(raw: string): Cursor {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as [string, string];
-    const date = new Date(at);
-    if (typeof id !== "string" || !isUuid(id) || Number.isNaN(date.getTime())) throw new Error("bad");
-    return { at: date, id };
-  } catch {
-    throw new AppError("INVALID_INPUT", "cursor: not a cursor this API returned", { fields: { cursor: "not a cursor this API returned" } });
-  }
-}
+/** Newest first: (createdAt desc, id desc). */
+const CURSOR_KIND = "alerts";
 
 /** The team's alerts, newest first, filtered and paged. Viewers may read. */
 export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promise<AlertPage> {
@@ -61,7 +48,8 @@ export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promis
   if (q.from && q.to && Date.parse(q.from) > Date.parse(q.to)) {
     throw new AppError("INVALID_INPUT", "from must not be after to", { fields: { from: "must not be after to" } });
   }
-  const cursor = q.cursor ? decodeCursor(q.cursor) : null;
+  const [at, id] = q.cursor ? decodeCursor(q.cursor, CURSOR_KIND, ["date", "uuid"]) : [];
+  const cursor = at && id ? { at: new Date(at as string), id: id as string } : null;
   const where: Prisma.AlertWhereInput = {
     tenantId: ctx.tenantId,
     ...(q.status ? { status: { in: q.status } } : {}),
@@ -78,7 +66,5 @@ export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promis
     take: q.limit + 1,
     include: { server: { select: { name: true } } },
   });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return { items: page.map(toAlertSummary), nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.createdAt, id: last.id }) : null };
+  return toPage(rows, q.limit, CURSOR_KIND, (r) => [r.createdAt.toISOString(), r.id], toAlertSummary);
 }

@@ -9,8 +9,8 @@ import { parseKeyMetadata } from "./key-metadata";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 import { invalidInput } from "../validation";
 
-// Team API keys. Rows live in @better-auth/api-key's table and are verified by the plugin
-// (hash lookup, enabled, expiry, last-used time); minting and revoking happen here so that the
+// Team API keys. Rows live in @better-auth/api-key's table and are verified by
+// (lib/auth/verify-api-key.ts: hash lookup, enabled, expiry, last-used time); minting and revoking happen here so that the
 // role ceiling and the audit log cannot be bypassed. The secret is returned once and never stored.
 const KEY_PREFIX = "tw_";
 

@@ -1,7 +1,9 @@
 import { isRole, type Role, type ServiceContext } from "../context";
 import type { Db } from "../db";
 import { AppError } from "../errors";
+import { getDb } from "../db";
 import { getAuth } from "./auth";
+import { verifyApiKey } from "./verify-api-key";
 import { parseKeyMetadata } from "./key-metadata";
 
 // Who is calling: a signed-in user (session cookie) or a team API key (Authorization: Bearer).
@@ -21,9 +23,9 @@ export async function authenticate(headers: Headers): Promise<Principal | null> 
   if (authorization) {
     const match = BEARER.exec(authorization);
     if (!match) throw new AppError("UNAUTHENTICATED", "Authorization must be 'Bearer <api key>'");
-    const verified = await auth.api.verifyApiKey({ body: { key: match[1]! } }).catch(() => null);
-    const key = verified?.valid ? verified.key : null;
-    if (!key) throw new AppError("UNAUTHENTICATED", `API key rejected (${verified?.error?.code ?? "INVALID_API_KEY"}): it is unknown, revoked or expired`);
+    const verified = await verifyApiKey(getDb(), match[1]!);
+    if ("error" in verified) throw new AppError("UNAUTHENTICATED", `API key rejected (${verified.error}): it is unknown, revoked or expired`);
+    const { key } = verified;
     const meta = parseKeyMetadata(key.metadata);
     if (!isRole(meta.role)) throw new AppError("UNAUTHENTICATED", "API key carries no valid role");
     return { kind: "apiKey", keyId: key.id, label: `API key "${key.name ?? "unnamed"}" (${key.start ?? "tw_"}…)`, tenantId: key.referenceId, role: meta.role };

@@ -12,6 +12,8 @@ export function listenForEvents(
   url: string,
   onEvent: (event: RealtimeEvent) => void,
   log: (line: string) => void = () => undefined,
+  /** Told when LISTEN is in place (true) and when the connection is lost or closed (false): events may have been missed. */
+  onStatus: (listening: boolean) => void = () => undefined,
 ): EventListener {
   let client: pg.Client | undefined;
   let closed = false;
@@ -34,6 +36,7 @@ export function listenForEvents(
       await c.connect();
       await c.query(`LISTEN ${REALTIME_CHANNEL}`);
       attempt = 0;
+      onStatus(true);
     } catch (error) {
       log(`event listener could not connect: ${(error as Error).message}`);
       scheduleReconnect();
@@ -41,6 +44,7 @@ export function listenForEvents(
   };
 
   const scheduleReconnect = () => {
+    onStatus(false);
     if (closed || retry) return;
     void client?.end().catch(() => undefined);
     client = undefined;
@@ -55,6 +59,7 @@ export function listenForEvents(
   return {
     close: async () => {
       closed = true;
+      onStatus(false);
       clearTimeout(retry);
       await client?.end().catch(() => undefined);
     },

@@ -7,6 +7,7 @@ import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
 import { configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
+import { invalidateServerPages } from "./server-page-cache";
 import type { ServerConnectionConfig } from "./server-config";
 import { invalidInput } from "../validation";
 import { assertWithinQuota } from "../tenants/team-quota";
@@ -18,15 +19,8 @@ const DEFAULT_POLL_SECONDS = 300;
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
-
-
-/**
- * Registers a server. Running a stdio server means running a command on the worker host, so
- * callers say whether the actor may (instance policy). The worker hears about it by NOTIFY in
- * the same transaction and starts a session within moments.
- */
-export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
-  requirePermission(ctx, "server:write");
+/** A create body checked against the schema and the stdio policy, as the row it becomes (secrets sealed). */
+export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permission: StdioPermission, key: Buffer) {
   const parsed = ServerInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const input = parsed.data;
@@ -37,30 +31,43 @@ export async function createServer(ctx: ServiceContext, raw: unknown, permission
     input.transport === "stdio"
       ? { transport: "stdio", command: input.command!, args: input.args ?? [], env: input.env ?? {}, ...(input.cwd ? { cwd: input.cwd } : {}) }
       : { transport: TRANSPORT[input.transport] as "streamable_http" | "sse", url: input.url!, headers: input.headers ?? {} };
-  return withNameConflict(input.name, () =>
+  const data = {
+    tenantId: ctx.tenantId,
+    name: input.name,
+    tags: input.tags ?? [],
+    enabled: input.enabled ?? true,
+    pollIntervalSeconds: input.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
+    ...connectionColumns(key, config),
+  };
+  const auditDetails = { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) };
+  // Whether the caller chose an interval: without one, the team's minimum may raise the default.
+  return { data, auditDetails, requestedPoll: input.pollIntervalSeconds };
+}
+
+/**
+ * Registers a server. Running a stdio server means running a command on the worker host, so
+ * callers say whether the actor may (instance policy). The worker hears about it by NOTIFY in
+ * the same transaction and starts a session within moments.
+ */
+export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
+  requirePermission(ctx, "server:write");
+  const { data, auditDetails, requestedPoll } = prepareServerCreate(ctx, raw, permission, getSecretKey());
+  const created = await withNameConflict(data.name, () =>
     ctx.db.$transaction(async (tx) => {
-      const quota = await assertWithinQuota(ctx, tx, { adding: 1, pollIntervals: [input.pollIntervalSeconds] });
-      const row = await tx.mcpServer.create({
-        data: {
-          tenantId: ctx.tenantId,
-          name: input.name,
-          tags: input.tags ?? [],
-          enabled: input.enabled ?? true,
-          pollIntervalSeconds: input.pollIntervalSeconds ?? Math.max(DEFAULT_POLL_SECONDS, quota.minPollSeconds),
-          ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
-          ...connectionColumns(getSecretKey(), config),
-        },
-        select: { id: true },
-      });
-      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) });
+      const quota = await assertWithinQuota(ctx, tx, { adding: 1, pollIntervals: [requestedPoll] });
+      const row = await tx.mcpServer.create({ data: { ...data, pollIntervalSeconds: requestedPoll ?? Math.max(DEFAULT_POLL_SECONDS, quota.minPollSeconds) }, select: { id: true } });
+      await recordAudit(tx, ctx, "server.created", { type: "server", id: row.id }, auditDetails);
       await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
       return row;
     }),
   );
+  invalidateServerPages(ctx.tenantId);
+  return created;
 }
 
 /** A second server with the same name in a team is a 409 (create and rename alike), not a 500. */
-async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {
+export async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
@@ -95,7 +102,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
     if (!checked.success) throw invalidInput(checked.error);
   }
-  return withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
+  const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
     await tx.mcpServer.update({
       where: { id: row.id },
@@ -113,6 +120,8 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };
   }));
+  invalidateServerPages(ctx.tenantId);
+  return updated;
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */
@@ -124,6 +133,7 @@ export async function deleteServer(ctx: ServiceContext, serverId: string) {
     await recordAudit(tx, ctx, "server.deleted", { type: "server", id: row.id }, { name: row.name, transport: row.transport });
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
   });
+  invalidateServerPages(ctx.tenantId);
 }
 
 /** Asks the worker that owns the session to re-list now (bypassing TTL freshness). */

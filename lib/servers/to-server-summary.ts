@@ -2,19 +2,32 @@ import type { McpServer, ServerSession, Snapshot } from "../generated/prisma/cli
 import { decryptJson } from "../secrets";
 import type { ServerSummary } from "./server-dto";
 
-export type ServerRow = McpServer & {
-  session: ServerSession | null;
+/** The columns a summary reads (a full Prisma row fits, and so does the fleet list's SQL row). */
+export type ServerRow = Pick<McpServer, "id" | "name" | "transport" | "command" | "args" | "url" | "tags" | "enabled" | "demoKey" | "envEncrypted" | "headersEncrypted" | "pollIntervalSeconds" | "auditPolicy" | "updatedAt"> & {
+  session: Pick<ServerSession, "status" | "statusReason" | "era" | "protocolVersion" | "serverInfo" | "lastChangeAt" | "lastListedAt" | "connectedAt" | "lastError" | "lastErrorCode" | "lastErrorAt" | "transportUsed" | "warnings" | "updatedAt"> | null;
   _count: { snapshots: number };
 };
+
+// Opening a sealed blob costs an AES-GCM decrypt; a fleet listing would pay it for every row on
+// every request. A blob is immutable (a new IV on every write), so its key names can be
+// remembered by the blob itself: bounded, and never holding a secret value.
+const KEY_NAMES_CACHE_MAX = 10_000;
+const keyNamesCache = new Map<string, string[]>();
 
 /** Keys of a sealed object only; a secret that cannot be opened shows as unreadable, not as a 500. */
 export function sealedKeys(key: Buffer, sealed: string | null): string[] {
   if (!sealed) return [];
+  const cached = keyNamesCache.get(sealed);
+  if (cached) return [...cached];
+  let names: string[];
   try {
-    return Object.keys(decryptJson<Record<string, string>>(key, sealed)).sort();
+    names = Object.keys(decryptJson<Record<string, string>>(key, sealed)).sort();
   } catch {
     return ["(unreadable: wrong TOOLWATCH_SECRET_KEY?)"];
   }
+  if (keyNamesCache.size >= KEY_NAMES_CACHE_MAX) keyNamesCache.delete(keyNamesCache.keys().next().value!);
+  keyNamesCache.set(sealed, names);
+  return [...names];
 }
 
 export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapshot, "id" | "toolCount"> | null): ServerSummary {

@@ -38,11 +38,8 @@ export type ServerCondition =
   | { field: "statuses" | "transports"; values: string[] }
   | { field: "query"; value: string };
 
-/**
- * When a view shows no servers: each server condition with how many servers would show if only
- * that condition were dropped, so the page can say which filter hides everything.
- */
-export function explainNoMatch(servers: FilterableServer[], filters: ViewFilters): { condition: ServerCondition; without: ViewFilters; wouldShow: number }[] {
+/** Each server condition of a view, one per tag, with the filters that remain without it alone. */
+export function serverConditions(filters: ViewFilters): { condition: ServerCondition; without: ViewFilters }[] {
   const f = filters.servers ?? {};
   const conditions: ServerCondition[] = [
     ...(f.tags ?? []).map((value) => ({ field: "tags" as const, value })),
@@ -50,10 +47,15 @@ export function explainNoMatch(servers: FilterableServer[], filters: ViewFilters
     ...(f.transports?.length ? [{ field: "transports" as const, values: [...f.transports] }] : []),
     ...(f.query ? [{ field: "query" as const, value: f.query }] : []),
   ];
-  return conditions.map((condition) => {
-    const without = withoutCondition(filters, condition);
-    return { condition, without, wouldShow: servers.filter((s) => matchesServer(s, without)).length };
-  });
+  return conditions.map((condition) => ({ condition, without: withoutCondition(filters, condition) }));
+}
+
+/**
+ * When a view shows no servers: each server condition with how many servers would show if only
+ * that condition were dropped, so the page can say which filter hides everything.
+ */
+export function explainNoMatch(servers: FilterableServer[], filters: ViewFilters): { condition: ServerCondition; without: ViewFilters; wouldShow: number }[] {
+  return serverConditions(filters).map(({ condition, without }) => ({ condition, without, wouldShow: servers.filter((s) => matchesServer(s, without)).length }));
 }
 
 export function withoutCondition(filters: ViewFilters, condition: ServerCondition): ViewFilters {

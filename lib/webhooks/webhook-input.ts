@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { PageParams } from "../pagination";
 import { checkAddress, checkUrl } from "../discovery/node/network-guard";
 import { loadEnv } from "../env";
 import { ALERT_SEVERITIES, WEBHOOK_FORMATS } from "./types";
@@ -65,8 +66,6 @@ export const UpdateWebhookInput = z.object({
 export type UpdateWebhookInput = z.infer<typeof UpdateWebhookInput>;
 
 export const ListDeliveriesInput = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** Opaque: from the previous page's nextCursor. */
-  cursor: z.string().max(200).optional(),
+  ...PageParams,
   status: z.enum(["pending", "delivered", "failed", "dead"]).optional(),
 });

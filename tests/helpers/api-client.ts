@@ -22,6 +22,7 @@ import * as serverDiffRoute from "../../app/api/v1/servers/[id]/diff/route";
 import * as serverSnapshotsRoute from "../../app/api/v1/servers/[id]/snapshots/route";
 import * as toolHistoryRoute from "../../app/api/v1/servers/[id]/tools/[name]/history/route";
 import * as serversRoute from "../../app/api/v1/servers/route";
+import * as serversBatchRoute from "../../app/api/v1/servers/batch/route";
 import * as snapshotRoute from "../../app/api/v1/snapshots/[id]/route";
 import * as activeTeamRoute from "../../app/api/v1/teams/active/route";
 import * as teamsRoute from "../../app/api/v1/teams/route";
@@ -64,6 +65,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/keys/:id", keyRoute],
   ["/api/v1/keys", keysRoute],
   ["/api/v1/audit", auditRoute],
+  ["/api/v1/servers/batch", serversBatchRoute],
   ["/api/v1/servers/:id/refresh", refreshRoute],
   ["/api/v1/servers/:id/snapshots", serverSnapshotsRoute],
   ["/api/v1/servers/:id/diff", serverDiffRoute],

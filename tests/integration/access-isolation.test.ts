@@ -4,6 +4,9 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDb } from "../helpers/factories";
 
+/** An audit-log cursor as the API issues them (lib/pagination), around a chosen event id. */
+const auditCursor = (id: string) => Buffer.from(JSON.stringify({ k: "audit", v: [id] })).toString("base64url");
+
 // Two teams with data; team B (as its owner's session and as an owner-role API key: the most
 // powerful callers B has) tries every REST route against team A's ids. A foreign row must look
 // exactly like a missing one: same status, same body as a random uuid.
@@ -73,7 +76,7 @@ const LISTS: { path: string; sessionOnly?: boolean }[] = [
   { path: "/api/v1/invitations" },
   { path: "/api/v1/keys" },
   { path: "/api/v1/audit" },
-  { path: "/api/v1/audit?limit=200&before=999999999999" },
+  { path: `/api/v1/audit?limit=200&cursor=${auditCursor("999999999999")}` },
   { path: "/api/v1/audit?action=server.created" },
   { path: "/api/v1/servers/{serverB}/snapshots" },
   { path: "/api/v1/alerts" },
@@ -156,8 +159,8 @@ for (const w of WRITES) {
 
 // Query strings and conflicts: a client error, never a 500.
 const CLIENT_ERRORS: { method: Method; path: string; body?: unknown; status: number }[] = [
-  { method: "GET", path: "/api/v1/audit?before=99999999999999999999999999", status: 400 },
-  { method: "GET", path: "/api/v1/audit?before=abc", status: 400 },
+  { method: "GET", path: `/api/v1/audit?cursor=${auditCursor("99999999999999999999999999")}`, status: 400 },
+  { method: "GET", path: "/api/v1/audit?cursor=abc", status: 400 },
   { method: "GET", path: "/api/v1/audit?limit=0", status: 400 },
   { method: "GET", path: "/api/v1/servers/{serverA2}/snapshots?cursor=yesterday", status: 400 },
   { method: "POST", path: "/api/v1/servers", body: { name: "alpha-server-A", transport: "sse", url: UNREACHABLE_URL }, status: 409 },

@@ -59,6 +59,11 @@ describe("team quotas", () => {
     const tooOften = await call("POST", "/api/v1/servers", { as: stranger.caller, body: server("often", { pollIntervalSeconds: 60 }) });
     expect(tooOften.status).toBe(400);
     expect(tooOften.json.error.message).toMatch(/at least 600/);
+    // A batch counts whole: three servers do not fit a limit of two, and nothing is created.
+    const batch = await call("POST", "/api/v1/servers/batch", { as: stranger.caller, body: { servers: [server("b1"), server("b2"), server("b3")] } });
+    expect(batch.status).toBe(403);
+    expect(batch.json.error.details.rule).toBe("maxServers");
+    expect(await testDb().mcpServer.count({ where: { tenantId: team.id } })).toBe(0);
     expectStatus(await call("POST", "/api/v1/servers", { as: stranger.caller, body: server("one") }), 201);
     const first = await testDb().mcpServer.findFirstOrThrow({ where: { tenantId: team.id, name: "one" } });
     // No interval given: the team's minimum, not the product default of 300 s.

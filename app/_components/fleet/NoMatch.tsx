@@ -1,34 +1,24 @@
 "use client";
 
-import type { ServerSummary } from "../../../lib/servers/server-dto";
-import { explainNoMatch } from "../../../lib/views/match-servers";
+import { serverConditions, type ServerCondition } from "../../../lib/views/match-servers";
 import type { ViewFilters } from "../../../lib/views/view-input";
+import { useServerCountQuery } from "../../_hooks/server-list-queries";
 import { conditionLabel } from "./filter-labels";
 
-/** No server matches: name each condition, how many servers dropping it alone would show, and offer to clear. */
-export function NoMatch({ servers, filters, onChange, onClear }: { servers: ServerSummary[]; filters: ViewFilters; onChange: (next: ViewFilters) => void; onClear: () => void }) {
-  const explained = explainNoMatch(servers, filters);
+/** No server matches: name each condition, how many servers dropping it alone would show (counted by the API), and offer to clear. */
+export function NoMatch({ teamTotal, filters, onChange, onClear }: { teamTotal: number; filters: ViewFilters; onChange: (next: ViewFilters) => void; onClear: () => void }) {
+  const explained = serverConditions(filters);
   return (
     <div className="empty no-match" data-testid="no-match">
       <p>
         <strong>
-          None of the {servers.length} server{servers.length === 1 ? "" : "s"} match{servers.length === 1 ? "es" : ""} these filters.
+          None of the {teamTotal} server{teamTotal === 1 ? "" : "s"} match{teamTotal === 1 ? "es" : ""} these filters.
         </strong>
       </p>
       {explained.length ? (
         <ul className="plain-list no-match-list">
-          {explained.map(({ condition, without, wouldShow }) => (
-            <li key={conditionLabel(condition)}>
-              <span>
-                <strong>{conditionLabel(condition)}</strong> —{" "}
-                {wouldShow === 0 ? "still nothing without it" : `without it: ${wouldShow} server${wouldShow === 1 ? "" : "s"}`}
-              </span>
-              <span>
-                <button type="button" className="button small secondary" onClick={() => onChange(without)}>
-                  Remove this filter
-                </button>
-              </span>
-            </li>
+          {explained.map(({ condition, without }) => (
+            <Condition key={conditionLabel(condition)} condition={condition} without={without} onChange={onChange} />
           ))}
         </ul>
       ) : null}
@@ -38,5 +28,22 @@ export function NoMatch({ servers, filters, onChange, onClear }: { servers: Serv
         </button>
       </p>
     </div>
+  );
+}
+
+function Condition({ condition, without, onChange }: { condition: ServerCondition; without: ViewFilters; onChange: (next: ViewFilters) => void }) {
+  const wouldShow = useServerCountQuery(without).data;
+  return (
+    <li>
+      <span>
+        <strong>{conditionLabel(condition)}</strong> —{" "}
+        {wouldShow === undefined ? "counting…" : wouldShow === 0 ? "still nothing without it" : `without it: ${wouldShow} server${wouldShow === 1 ? "" : "s"}`}
+      </span>
+      <span>
+        <button type="button" className="button small secondary" onClick={() => onChange(without)}>
+          Remove this filter
+        </button>
+      </span>
+    </li>
   );
 }

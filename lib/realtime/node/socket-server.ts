@@ -29,6 +29,9 @@ import { authenticateShareSocket, createShareRelay, type ShareSocketData } from 
 export type SocketServerOptions = {
   /** Postgres URL whose NOTIFYs (lib/realtime/notify.ts) are relayed to the rooms. */
   listenUrl: string;
+  /** Also told every event, and whether the LISTEN feed is up (e.g. to keep a cache honest). */
+  onEvent?: (event: RealtimeEvent) => void;
+  onFeedStatus?: (listening: boolean) => void;
   log?: (line: string) => void;
   db?: Db;
   /** How often every socket's credentials are checked again (default 60 s). */
@@ -83,8 +86,10 @@ export function attachSocketServer(httpServer: HttpServer, options: SocketServer
     (event) => {
       relay(io, event);
       shares.relay(event);
+      options.onEvent?.(event);
     },
     log,
+    options.onFeedStatus,
   );
 
   let checking = false; // one pass at a time, however slow the database is

@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { actorLabel } from "../audit-log/record-audit";
+import { requirePermission } from "../auth/permissions";
+import type { ServiceContext } from "../context";
+import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import { REALTIME_CHANNEL, type RealtimeEvent } from "../realtime/events";
+import { getSecretKey } from "../secrets";
+import { invalidInput } from "../validation";
+import { invalidateServerPages } from "./server-page-cache";
+import { assertWithinQuota } from "../tenants/team-quota";
+import { prepareServerCreate, withNameConflict, type StdioPermission } from "./save-server";
+
+export const MAX_BATCH_SERVERS = 1_000;
+
+const BatchInput = z
+  .object({
+    servers: z.array(z.unknown()).min(1, "send at least one server").max(MAX_BATCH_SERVERS, `at most ${MAX_BATCH_SERVERS} servers per call`),
+  })
+  .strict();
+
+export type BatchItemError = { index: number; message: string };
+export type BatchCreated = { created: number; items: { index: number; id: string; name: string }[] };
+
+/**
+ * Registers many servers at once (bulk onboarding of a fleet): each body is what
+ * POST /api/v1/servers takes, checked the same way (schema, stdio policy, sealed secrets). All or
+ * nothing: any bad item refuses the whole call with every problem by index, and nothing is
+ * written. The writes are set-based (one INSERT of servers, one of audit events) in one
+ * transaction, and the worker is told once.
+ */
+export async function createServersBatch(ctx: ServiceContext, raw: unknown, permission: StdioPermission): Promise<BatchCreated> {
+  requirePermission(ctx, "server:write");
+  const parsed = BatchInput.safeParse(raw);
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const key = getSecretKey();
+  const errors: (BatchItemError & { code: AppError["code"] })[] = [];
+  const prepared: (ReturnType<typeof prepareServerCreate> & { index: number })[] = [];
+  const seen = new Map<string, number>();
+  parsed.data.servers.forEach((body, index) => {
+    try {
+      const item = prepareServerCreate(ctx, body, permission, key);
+      const first = seen.get(item.data.name);
+      if (first !== undefined) {
+        errors.push({ index, code: "CONFLICT", message: `name: "${item.data.name}" is also item ${first} of this batch` });
+        return;
+      }
+      seen.set(item.data.name, index);
+      prepared.push({ ...item, index });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      errors.push({ index, code: error.code, message: error.message });
+    }
+  });
+  const taken = await ctx.db.mcpServer.findMany({ where: { tenantId: ctx.tenantId, name: { in: [...seen.keys()] } }, select: { name: true } });
+  for (const { name } of taken) errors.push({ index: seen.get(name)!, code: "CONFLICT", message: `name: a server named "${name}" already exists in this team` });
+  if (errors.length) throw batchRefused(errors);
+  // Quotas count the batch whole. Checked before the batched transaction (which cannot hold the
+  // per-team lock across statements): concurrent batches of one team could overshoot together.
+  const quota = await assertWithinQuota(ctx, ctx.db, { adding: prepared.length, pollIntervals: prepared.map((p) => p.requestedPoll) });
+  for (const p of prepared) if (p.requestedPoll === undefined) p.data.pollIntervalSeconds = Math.max(p.data.pollIntervalSeconds, quota.minPollSeconds);
+
+  // Ids minted here so servers, their audit events and the NOTIFY go to Postgres as one batched
+  // transaction (one round trip, no interactive transaction whose timeout a slow host could hit).
+  const rows = prepared.map((p) => ({ ...p, id: randomUUID() }));
+  await withNameConflict("(one of the batch)", () =>
+    ctx.db.$transaction([
+      ctx.db.mcpServer.createMany({ data: rows.map((r) => ({ ...r.data, id: r.id })) }),
+      ctx.db.auditEvent.createMany({
+        data: rows.map((r) => ({
+          tenantId: ctx.tenantId,
+          actorKind: ctx.actor.kind,
+          actorId: ctx.actor.id,
+          actorLabel: actorLabel(ctx.actor),
+          action: "server.created",
+          targetType: "server",
+          targetId: r.id,
+          details: { ...r.auditDetails, batch: true } as Prisma.InputJsonValue,
+        })),
+      }),
+      // One NOTIFY: the worker reconciles every server on any server:changed, so one is enough.
+      ctx.db.$executeRaw`SELECT pg_notify(${REALTIME_CHANNEL}, ${JSON.stringify({ type: "server:changed", tenantId: ctx.tenantId, serverId: rows[0]!.id } satisfies RealtimeEvent)})`,
+    ]),
+  );
+  const created = { created: rows.length, items: rows.map((r) => ({ index: r.index, id: r.id, name: r.data.name })) };
+  invalidateServerPages(ctx.tenantId);
+  return created;
+}
+
+/** Forbidden items make it a 403; else any invalid item a 400; else (names taken) a 409. */
+function batchRefused(all: (BatchItemError & { code: AppError["code"] })[]): AppError {
+  const errors = all.sort((a, b) => a.index - b.index).map(({ index, message }) => ({ index, message }));
+  const codes = new Set(all.map((e) => e.code));
+  const code = codes.has("FORBIDDEN") ? "FORBIDDEN" : codes.has("INVALID_INPUT") ? "INVALID_INPUT" : "CONFLICT";
+  const first = errors[0]!;
+  return new AppError(code, `${errors.length} of the servers cannot be registered, so none were (first: item ${first.index}: ${first.message})`, { errors });
+}
