@@ -32,7 +32,8 @@ export async function evaluateTools(ev: Evaluation, current: readonly CurrentToo
   // scanTools sees the list as a whole (length outliers, duplicates) and the team's other servers.
   const baselineHashes = work.flatMap((w) => (w.baseline?.approvedHash ? [w.baseline.approvedHash] : []));
   const defs = await loadDefinitions(ev.tx, ev.tenantId, [...current.map((t) => t.hash), ...baselineHashes]);
-  const others = await ev.otherServers();
+  const own = [...current.map((t) => t.hash), ...baselineHashes].flatMap((hash) => (defs.has(hash) ? [{ hash, definition: defs.get(hash)! }] : []));
+  const others = await ev.crossPartners(own);
   const list = current.flatMap((t) => (defs.has(t.hash) ? [defs.get(t.hash)!] : []));
   const byTool = new Map<string, AuditFinding[]>();
   for (const f of scanTools(list, { otherServers: others })) {
@@ -82,7 +83,7 @@ async function judgeTool(ev: Evaluation, { tool, baseline }: Work, candidate: To
     await ev.openOrUpdate(tool.name, judgeWithoutBaseline(scan), hashes);
     return;
   }
-  const baselineScan = scanTools([before], { otherServers: await ev.otherServers() });
+  const baselineScan = scanTools([before], { otherServers: await ev.crossPartners([]) });
   const verdict = judgeChange(before, candidate, scan, baselineScan, { notified: ev.snapshot.notified, serverVersionChanged: ev.snapshot.serverVersionChanged });
   // A blocked tool (a reviewer rejected a version) is never auto-accepted: a person decides.
   if (verdict.benign && baseline.blockedHash === null) {
