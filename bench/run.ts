@@ -11,3 +11,6 @@ const { runAuditBench } = await import("./audit");
 await runAuditBench();
 console.log("");
 await import("./cache");
+console.log("");
+const { runCrossRulesBench } = await import("./cross-rules");
+await runCrossRulesBench();
