@@ -49,10 +49,12 @@ export async function loadCrossPartners(tx: Tx, tenantId: string, serverId: stri
       ) AS p
       UNION ALL
       -- R21: one edit away (a shared one-deletion variant), numbered and versioned siblings left out
+      -- (LATERAL throughout: one index probe per own variant, never a join over the team's variants)
       SELECT p.server_id, p.version_id FROM (
-        SELECT DISTINCT v.skeleton FROM own o
-          JOIN tool_name_variant v ON v.tenant_id = ${tenantId}::uuid AND v.variant = ANY (o.variants)
-                                  AND v.skeleton <> o.skeleton AND v.sibling_key <> o.sibling_key
+        SELECT DISTINCT v.skeleton FROM own o CROSS JOIN LATERAL unnest(o.variants) AS ov(variant) CROSS JOIN LATERAL (
+          SELECT t.skeleton FROM tool_name_variant t
+           WHERE t.tenant_id = ${tenantId}::uuid AND t.variant = ov.variant AND t.skeleton <> o.skeleton AND t.sibling_key <> o.sibling_key
+        ) AS v
       ) AS c CROSS JOIN LATERAL (
         SELECT e.server_id, e.version_id FROM tool_name_entry e
          WHERE e.tenant_id = ${tenantId}::uuid AND e.skeleton = c.skeleton AND e.server_id <> ${serverId}::uuid

@@ -19,27 +19,33 @@ export async function lockToolNames(tx: Tx, tenantId: string, names: readonly st
       FROM (SELECT DISTINCT hashtextextended(${tenantId} || ':' || n, 0) AS k FROM unnest(${[...names]}::text[]) AS n ORDER BY 1) AS locks`;
 }
 
-/** The names this server offers in the index now (before it is brought up to date). */
-export async function indexedNames(tx: Tx, tenantId: string, serverId: string): Promise<string[]> {
-  const rows = await tx.toolNameEntry.findMany({ where: { tenantId, serverId }, select: { name: true } });
-  return rows.map((r) => r.name);
+/** What the index holds for this server now, by name, before it is brought up to date. */
+export async function indexedNames(tx: Tx, tenantId: string, serverId: string): Promise<Map<string, string>> {
+  const rows = await tx.toolNameEntry.findMany({ where: { tenantId, serverId }, select: { name: true, hash: true, versionId: true, folded: true, skeleton: true, siblingKey: true } });
+  return new Map(rows.map((r) => [r.name, rowKey(r)]));
 }
 
+const rowKey = (r: { hash: string; versionId: string; folded: string; skeleton: string; siblingKey: string }) => JSON.stringify([r.hash, r.versionId, r.folded, r.skeleton, r.siblingKey]);
+
 /**
- * Locks the names that join or leave (lockToolNames), then replaces the server's rows with `current` (one statement: delete what left, insert what came,
- * update what changed definition) and records the skeletons' deletion variants once per team.
+ * Locks the names that join or leave (lockToolNames), then replaces the server's rows with
+ * `current` (one statement: delete what left, insert what came, update what changed) and records
+ * the skeletons' deletion variants once per team. An unchanged re-list writes nothing; rows whose
+ * keys differ from what name-keys.ts computes now (the migration's SQL backfill, a changed key
+ * function) are rewritten.
  * Returns the names that joined or left, whose collision lists need a look.
  */
-export async function syncToolNameIndex(tx: Tx, tenantId: string, serverId: string, current: readonly CurrentTool[], before: readonly string[]): Promise<IndexChange> {
-  const had = new Set(before);
+export async function syncToolNameIndex(tx: Tx, tenantId: string, serverId: string, current: readonly CurrentTool[], before: ReadonlyMap<string, string>): Promise<IndexChange> {
   const now = new Set(current.map((t) => t.name));
-  const added = [...now].filter((n) => !had.has(n));
-  const removed = before.filter((n) => !now.has(n));
-  await lockToolNames(tx, tenantId, [...added, ...removed]);
+  const added = [...now].filter((n) => !before.has(n));
+  const removed = [...before.keys()].filter((n) => !now.has(n));
   const rows = current.map((t) => {
     const skeleton = nameSkeleton(t.name);
     return { name: t.name, folded: foldName(t.name), skeleton, sibling_key: siblingKey(t.name), hash: t.hash, version_id: t.versionId, variants: skeletonVariants(skeleton) };
   });
+  const same = (r: (typeof rows)[number]) => before.get(r.name) === rowKey({ hash: r.hash, versionId: r.version_id, folded: r.folded, skeleton: r.skeleton, siblingKey: r.sibling_key });
+  if (added.length === 0 && removed.length === 0 && rows.every(same)) return { added, removed };
+  await lockToolNames(tx, tenantId, [...added, ...removed]);
   await tx.$executeRaw`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -55,7 +61,7 @@ export async function syncToolNameIndex(tx: Tx, tenantId: string, serverId: stri
        SET folded = EXCLUDED.folded, skeleton = EXCLUDED.skeleton, sibling_key = EXCLUDED.sibling_key, hash = EXCLUDED.hash, version_id = EXCLUDED.version_id
      WHERE (tool_name_entry.folded, tool_name_entry.skeleton, tool_name_entry.sibling_key, tool_name_entry.hash, tool_name_entry.version_id)
            IS DISTINCT FROM (EXCLUDED.folded, EXCLUDED.skeleton, EXCLUDED.sibling_key, EXCLUDED.hash, EXCLUDED.version_id)`;
-  const fresh = rows.filter((r) => !had.has(r.name) && r.variants.length > 0);
+  const fresh = rows.filter((r) => !same(r) && r.variants.length > 0);
   if (fresh.length > 0) {
     await tx.$executeRaw`
       INSERT INTO tool_name_variant (tenant_id, variant, skeleton, sibling_key)

@@ -106,6 +106,15 @@ describe("cross-server rules for fleets", () => {
     expect(again.map((x) => x.status).sort()).toEqual(["open", "resolved"]);
   });
 
+  it("deleting a whole team with open collision alerts removes everything (the server-delete trigger runs inside the cascade)", async () => {
+    const ctx = await createTenantContext("fleet-team-delete");
+    for (const name of ["a", "b", "c"]) await addServer(ctx, name, [templateTool(1), templateTool(2)]);
+    expect(await alertsOf(ctx, { kind: "name_collision" })).toHaveLength(2);
+    await testDb().tenant.delete({ where: { id: ctx.tenantId } });
+    expect(await testDb().alert.count({ where: { tenantId: ctx.tenantId } })).toBe(0);
+    expect(await testDb().toolNameEntry.count({ where: { tenantId: ctx.tenantId } })).toBe(0);
+  });
+
   it("two servers adding the same name at once still end with one alert listing both", async () => {
     const ctx = await createTenantContext("fleet-race");
     const ids = await Promise.all(["left", "right"].map(async (name) => (await createServer(ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id));

@@ -41,7 +41,7 @@ ALTER TABLE "tool_name_entry" ADD CONSTRAINT "tool_name_entry_server_id_fkey" FO
 -- AddForeignKey
 ALTER TABLE "tool_name_variant" ADD CONSTRAINT "tool_name_variant_tenant_id_fkey" FOREIGN KEY ("tenant_id") REFERENCES "tenant"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A server leaving the team (deleted, or its tenant deleted) leaves the team's name_collision
+-- A server leaving the team (deleted through any code path) leaves the team's name_collision
 -- alerts too, whatever code path deletes it: each unresolved alert about one of its names lists
 -- the servers that still offer the name, moves to the first of them if it was anchored on the
 -- leaving server, and is resolved ("superseded") when fewer than two remain. Same per-name locks
@@ -55,6 +55,10 @@ DECLARE
   first3 text;
   anchor uuid;
 BEGIN
+  -- The whole team is being deleted (this runs inside the tenant's cascade): nothing to keep.
+  IF NOT EXISTS (SELECT 1 FROM tenant t WHERE t.id = OLD.tenant_id) THEN
+    RETURN OLD;
+  END IF;
   PERFORM pg_advisory_xact_lock(k)
      FROM (SELECT DISTINCT hashtextextended(OLD.tenant_id::text || ':' || e.name, 0) AS k
              FROM tool_name_entry e WHERE e.server_id = OLD.id ORDER BY 1) AS locks;
@@ -96,3 +100,34 @@ $$;
 
 CREATE TRIGGER "tool_name_collisions_on_server_delete" BEFORE DELETE ON "mcp_server"
   FOR EACH ROW EXECUTE FUNCTION "tool_name_collisions_on_server_delete"();
+
+-- Backfill from each server's latest snapshot, so servers that exist before this migration are
+-- partners at once. The keys are computed here for ASCII names exactly as lib/audit/name-keys.ts
+-- does (lower case, separators, numbering, version markers, plural "s"); a name the SQL folds
+-- differently (look-alike letters) is rewritten by its server's next evaluation, which compares
+-- every row's keys with name-keys.ts. Existing per-pair name_collision alerts are merged into one
+-- per name the next time one of its servers changes that name.
+INSERT INTO "tool_name_entry" ("tenant_id", "server_id", "name", "folded", "skeleton", "sibling_key", "hash", "version_id", "created_at")
+SELECT DISTINCT ON (l.server_id, tv.name) l.tenant_id, l.server_id, tv.name, k.folded,
+       regexp_replace(k.folded, '[\s_.-]+', '', 'g'),
+       regexp_replace(regexp_replace(regexp_replace(
+         regexp_replace(k.folded, '(^|[\s_./:-])v\d+(\.\d+)*(?=$|[\s_./:-])', '\1', 'g'),
+         '\d+', '', 'g'), '[\s_.-]+', '', 'g'), '([^s])s$', '\1'),
+       tv.hash, tv.id, l.taken_at
+  FROM (SELECT DISTINCT ON (s.server_id) s.tenant_id, s.server_id, s.tool_version_ids, s.taken_at
+          FROM "snapshot" s ORDER BY s.server_id, s.taken_at DESC) AS l
+  CROSS JOIN LATERAL unnest(l.tool_version_ids) WITH ORDINALITY AS u(id, ord)
+  JOIN "tool_version" tv ON tv.id = u.id AND tv.tenant_id = l.tenant_id
+  CROSS JOIN LATERAL (SELECT btrim(lower(regexp_replace(tv.name, '\s+', ' ', 'g'))) AS folded) AS k
+ ORDER BY l.server_id, tv.name, u.ord;
+
+INSERT INTO "tool_name_variant" ("tenant_id", "variant", "skeleton", "sibling_key")
+SELECT DISTINCT e.tenant_id, v.variant, e.skeleton, e.sibling_key
+  FROM "tool_name_entry" e
+  CROSS JOIN LATERAL (
+    SELECT e.skeleton AS variant WHERE length(e.skeleton) >= 6
+    UNION
+    SELECT substr(e.skeleton, 1, i - 1) || substr(e.skeleton, i + 1)
+      FROM generate_series(1, length(e.skeleton)) AS i WHERE length(e.skeleton) BETWEEN 6 AND 48
+  ) AS v
+ON CONFLICT DO NOTHING;
