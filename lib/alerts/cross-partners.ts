@@ -70,8 +70,8 @@ export async function loadCrossPartners(tx: Tx, tenantId: string, serverId: stri
     )
     SELECT h.server_id::text AS server_id, m.name AS server_name, tv.definition
       FROM (SELECT DISTINCT server_id, version_id FROM hits) AS h
-      JOIN mcp_server m ON m.id = h.server_id AND m.tenant_id = ${tenantId}::uuid
-      JOIN tool_version tv ON tv.id = h.version_id AND tv.tenant_id = ${tenantId}::uuid
+      CROSS JOIN LATERAL (SELECT s.name FROM mcp_server s WHERE s.id = h.server_id AND s.tenant_id = ${tenantId}::uuid) AS m
+      CROSS JOIN LATERAL (SELECT v.name, v.definition FROM tool_version v WHERE v.id = h.version_id AND v.tenant_id = ${tenantId}::uuid) AS tv
      ORDER BY m.name, tv.name`;
   const byServer = new Map<string, OtherServerTools>();
   for (const r of rows) {
