@@ -1,6 +1,7 @@
 import "../helpers/test-env";
 import { describe, expect, it } from "vitest";
 import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
+import { lockToolNames } from "../../lib/alerts/tool-name-index";
 import type { ServiceContext } from "../../lib/context";
 import { deleteServer } from "../../lib/servers/save-server";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
@@ -122,6 +123,29 @@ describe("cross-server rules for fleets", () => {
     const alerts = await collisionsOf(ctx, "template_op_7");
     expect(alerts).toHaveLength(1);
     expect(listed(alerts[0]!).sort()).toEqual([...ids].sort());
+  });
+
+  it("lockToolNames holds a per-team, per-name lock until its transaction ends", async () => {
+    const ctx = await createTenantContext("fleet-lock");
+    const other = await createTenantContext("fleet-lock-other");
+    const tryLock = (tenantId: string, name: string) =>
+      testDb().$transaction(async (tx) => (await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${tenantId} || ':' || ${name}, 0)) AS ok`)[0]!.ok);
+    let release!: () => void;
+    let locked!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = testDb().$transaction(async (tx) => {
+      await lockToolNames(tx, ctx.tenantId, ["shared_name", "other_name"]);
+      locked();
+      await held;
+    });
+    await isLocked;
+    expect(await tryLock(ctx.tenantId, "shared_name")).toBe(false);
+    expect(await tryLock(ctx.tenantId, "third_name")).toBe(true);
+    expect(await tryLock(other.tenantId, "shared_name")).toBe(true);
+    release();
+    await holder;
+    expect(await tryLock(ctx.tenantId, "shared_name")).toBe(true);
   });
 
   it("a typosquat (send_emai1 next to send_email on another server) still opens a high suspicious_content alert", async () => {
