@@ -13,3 +13,6 @@ console.log("");
 await import("./cache");
 console.log("");
 await import("./fleet-api");
+console.log("");
+const { runCrossRulesBench } = await import("./cross-rules");
+await runCrossRulesBench();

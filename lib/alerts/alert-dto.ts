@@ -48,8 +48,10 @@ export type AlertDetails = {
   revisions?: { candidateHash: string | null; severity: Severity; kind: AlertKindName; at: string }[];
   /** list_collapsed: counts and the tools that vanished. */
   collapse?: { fromCount: number; toCount: number; removed: string[] };
-  /** name_collision: the team's other servers offering a tool of the same name. */
+  /** name_collision: every server of the team offering the name, in the order they started to (at most 200). */
   collisions?: { serverId: string; serverName: string }[];
+  /** name_collision: how many servers offer it (the list above may be cut). */
+  serverCount?: number;
   /** server_down / server_recovered. */
   status?: { reason: string | null; error?: { code: string; message: string }; downSince?: string; downForMs?: number };
   /** cache_divergence (R31): two authorization contexts see different lists under cacheScope "public". */

@@ -69,7 +69,7 @@ export async function openAlert(tx: Tx, tenantId: string, draft: AlertDraft): Pr
   return row.id;
 }
 
-export type AlertPatch = Partial<Pick<AlertDraft, "kind" | "severity" | "title" | "candidateHash" | "baselineHash" | "snapshotId" | "findings" | "details">> & {
+export type AlertPatch = Partial<Pick<AlertDraft, "serverId" | "kind" | "severity" | "title" | "candidateHash" | "baselineHash" | "snapshotId" | "findings" | "details">> & {
   /** A new candidate: an acknowledged alert goes back to open, since the reviewer saw another version. */
   reopen?: boolean;
 };
@@ -80,6 +80,7 @@ export async function updateAlert(tx: Tx, tenantId: string, alert: Pick<Alert, "
   await tx.alert.update({
     where: { id: alert.id },
     data: {
+      ...(patch.serverId ? { serverId: patch.serverId } : {}),
       ...(patch.kind ? { kind: patch.kind, dedupeKey: dedupeKeyFor(patch.kind, alert.toolName) } : {}),
       ...(patch.severity ? { severity: patch.severity } : {}),
       ...(patch.title ? { title: clipTitle(patch.title) } : {}),
@@ -91,7 +92,7 @@ export async function updateAlert(tx: Tx, tenantId: string, alert: Pick<Alert, "
       ...(patch.reopen ? { status: "open", acknowledgedAt: null, acknowledgedBy: null } : {}),
     },
   });
-  await announce(tx, tenantId, alert.serverId, alert.id, escalated);
+  await announce(tx, tenantId, patch.serverId ?? alert.serverId, alert.id, escalated);
 }
 
 /** Resolves an alert; `notify` queues webhooks (recoveries), decisions and supersessions do not. */

@@ -1,7 +1,6 @@
-// List-level rules: the list collapsing (R32), and the same tool name on two of the team's servers.
+// List-level rule: the list collapsing (R32). (Name collisions across servers: name-collisions.ts.)
 import { atLeast, scanChange } from "../audit";
 import type { AlertDetails } from "./alert-dto";
-import { quoteName } from "./alert-store";
 import type { Evaluation } from "./evaluation";
 import { loadCurrentTools, type CurrentTool } from "./evaluation-state";
 
@@ -41,51 +40,4 @@ export async function evaluateCollapse(ev: Evaluation, current: readonly Current
     details: { collapse: { fromCount: before.length, toCount: current.length, removed: removed.slice(0, MAX_NAMES) } },
   });
   ev.collapseActive = true;
-}
-
-/**
- * One `name_collision` (medium) per tool name and pair of servers, ever: the alert goes on the
- * server where the name appeared second, lists every other server offering it, and a pair that
- * was already reported (on either side, whatever its status) is not reported again.
- */
-export async function evaluateCollisions(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
-  const names = new Set(current.map((t) => t.name));
-  const partners = new Map<string, { serverId: string; serverName: string }[]>();
-  for (const other of await ev.otherServers()) {
-    const seen = new Set<string>();
-    for (const tool of other.tools) {
-      const name = String(tool.name);
-      if (!names.has(name) || seen.has(name)) continue;
-      seen.add(name);
-      partners.set(name, [...(partners.get(name) ?? []), { serverId: other.serverId, serverName: other.serverName }]);
-    }
-  }
-  if (partners.size === 0) return;
-  const earlier = await ev.tx.alert.findMany({
-    where: { tenantId: ev.tenantId, kind: "name_collision", toolName: { in: [...partners.keys()] } },
-    select: { id: true, serverId: true, toolName: true, status: true, severity: true, details: true },
-  });
-  for (const [name, others] of partners) {
-    const known = new Set<string>();
-    for (const a of earlier.filter((x) => x.toolName === name)) {
-      const listed = ((a.details ?? {}) as AlertDetails).collisions ?? [];
-      if (a.serverId === ev.server.id) listed.forEach((c) => known.add(c.serverId));
-      else if (listed.some((c) => c.serverId === ev.server.id)) known.add(a.serverId);
-    }
-    const fresh = others.filter((o) => !known.has(o.serverId));
-    if (fresh.length === 0) continue;
-    const open = ev.unresolvedOf("name_collision", name);
-    if (open) {
-      const listed = ((open.details ?? {}) as AlertDetails).collisions ?? [];
-      const collisions = [...listed, ...fresh];
-      await ev.update(open, { title: collisionTitle(name, collisions), details: { ...(open.details as AlertDetails), collisions } });
-      continue;
-    }
-    await ev.open({ kind: "name_collision", severity: "medium", title: collisionTitle(name, fresh), toolName: name, details: { collisions: fresh } });
-  }
-}
-
-function collisionTitle(name: string, collisions: { serverName: string }[]): string {
-  const where = collisions.slice(0, 3).map((c) => c.serverName).join(", ") + (collisions.length > 3 ? ` and ${collisions.length - 3} more` : "");
-  return `${quoteName(name)} is also offered by ${where}`;
 }

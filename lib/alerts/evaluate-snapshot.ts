@@ -3,7 +3,9 @@ import { assertLeaseHeld } from "../workers/leases";
 import { lockServer } from "./alert-store";
 import { Evaluation, type EvaluationResult } from "./evaluation";
 import { loadBaselines, loadCurrentTools, loadSnapshots, loadUnresolvedAlerts } from "./evaluation-state";
-import { evaluateCollapse, evaluateCollisions } from "./evaluate-list";
+import { evaluateCollapse } from "./evaluate-list";
+import { evaluateCollisions } from "./name-collisions";
+import { indexedNames, syncToolNameIndex } from "./tool-name-index";
 import { evaluateRemovals, evaluateTools } from "./evaluate-tools";
 
 export type { EvaluationResult } from "./evaluation";
@@ -37,7 +39,8 @@ export type EvaluateSnapshotInput = {
  *   one level higher for a silent change (R29).
  * - gone: `tool_removed` (low); the baseline stays.
  * Per list (evaluate-list.ts): `list_collapsed` (high, R32) instead of a removal per tool, resolved
- * when at least half the tools are back; `name_collision` (medium) once per name and pair of servers.
+ * when at least half the tools are back. Then the team's tool-name index takes this list, and each
+ * name that joined or left updates the team's one `name_collision` alert for it (name-collisions.ts).
  */
 export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnapshotInput): Promise<EvaluationResult> {
   const detect = (input.trigger ?? "created") === "created";
@@ -57,7 +60,9 @@ export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnaps
       await evaluateCollapse(ev, current, { previousToolVersionIds: previous?.toolVersionIds ?? null, previousCounts }, detect);
       await evaluateTools(ev, current);
       await evaluateRemovals(ev, current);
-      if (detect) await evaluateCollisions(ev, current);
+      // Last, so the per-name locks it takes are held only until commit, not through the scans.
+      const change = await syncToolNameIndex(tx, ctx.tenantId, server.id, current, await indexedNames(tx, ctx.tenantId, server.id));
+      await evaluateCollisions(ev, [...change.added, ...change.removed]);
       return ev.result;
     },
     // Scanning a large list takes CPU time inside the transaction; the default 5 s is too tight on a busy host.

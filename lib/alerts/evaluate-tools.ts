@@ -8,7 +8,7 @@ import { SYSTEM_ACTOR, titleFor, type Evaluation } from "./evaluation";
 import { loadDefinitions, type CurrentTool } from "./evaluation-state";
 import { judgeChange, judgeNewTool, judgeWithoutBaseline } from "./judge";
 
-type Work = { tool: CurrentTool; baseline: ToolBaseline | undefined };
+type Work = { tool: CurrentTool; baseline: ToolBaseline | undefined; firstSeen?: boolean };
 
 export async function evaluateTools(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
   const work: Work[] = [];
@@ -32,7 +32,8 @@ export async function evaluateTools(ev: Evaluation, current: readonly CurrentToo
   // scanTools sees the list as a whole (length outliers, duplicates) and the team's other servers.
   const baselineHashes = work.flatMap((w) => (w.baseline?.approvedHash ? [w.baseline.approvedHash] : []));
   const defs = await loadDefinitions(ev.tx, ev.tenantId, [...current.map((t) => t.hash), ...baselineHashes]);
-  const others = await ev.otherServers();
+  const own = [...current.map((t) => t.hash), ...baselineHashes].flatMap((hash) => (defs.has(hash) ? [{ hash, definition: defs.get(hash)! }] : []));
+  const others = await ev.crossPartners(own);
   const list = current.flatMap((t) => (defs.has(t.hash) ? [defs.get(t.hash)!] : []));
   const byTool = new Map<string, AuditFinding[]>();
   for (const f of scanTools(list, { otherServers: others })) {
@@ -41,6 +42,7 @@ export async function evaluateTools(ev: Evaluation, current: readonly CurrentToo
     if (group) group.push(f);
     else byTool.set(f.toolName, [f]);
   }
+  await pinFirstSeen(ev, work.filter((w) => !w.baseline && defs.has(w.tool.hash)));
   for (const w of work) {
     const candidate = defs.get(w.tool.hash);
     if (!candidate) continue;
@@ -48,26 +50,41 @@ export async function evaluateTools(ev: Evaluation, current: readonly CurrentToo
   }
 }
 
-async function judgeTool(ev: Evaluation, { tool, baseline }: Work, candidate: ToolLike, scan: AuditFinding[], defs: Map<string, ToolLike>): Promise<void> {
+/**
+ * First-seen tools get their baseline rows in one statement (a new 50-tool server was 50 INSERTs
+ * inside the evaluation's transaction): trust_first pins the version, strict leaves it pending.
+ * judgeTool then finds `firstSeen` set and only decides whether an alert is needed.
+ */
+async function pinFirstSeen(ev: Evaluation, fresh: Work[]): Promise<void> {
+  if (fresh.length === 0) return;
+  const pending = ev.server.auditPolicy === "strict";
   const now = new Date();
+  await ev.tx.toolBaseline.createMany({
+    data: fresh.map((w) => ({
+      tenantId: ev.tenantId,
+      serverId: ev.server.id,
+      toolName: w.tool.name,
+      approvedHash: pending ? null : w.tool.hash,
+      source: "first_seen" as const,
+      approvedBy: pending ? null : SYSTEM_ACTOR,
+      approvedAt: pending ? null : now,
+    })),
+    skipDuplicates: true,
+  });
+  const rows = await ev.tx.toolBaseline.findMany({ where: { tenantId: ev.tenantId, serverId: ev.server.id, toolName: { in: fresh.map((w) => w.tool.name) } } });
+  for (const row of rows) ev.baselines.set(row.toolName, row);
+  for (const w of fresh) {
+    w.firstSeen = true;
+    if (!pending) ev.result.pinned.push(w.tool.name);
+  }
+}
+
+async function judgeTool(ev: Evaluation, { tool, baseline, firstSeen }: Work, candidate: ToolLike, scan: AuditFinding[], defs: Map<string, ToolLike>): Promise<void> {
   const hashes = { candidateHash: tool.hash, baselineHash: baseline?.approvedHash ?? null };
-  if (!baseline) {
-    // First seen. trust_first pins it (and raises only suspicious content); strict waits for approval.
-    const pending = ev.server.auditPolicy === "strict";
-    const row = await ev.tx.toolBaseline.create({
-      data: {
-        tenantId: ev.tenantId,
-        serverId: ev.server.id,
-        toolName: tool.name,
-        approvedHash: pending ? null : tool.hash,
-        source: "first_seen",
-        approvedBy: pending ? null : SYSTEM_ACTOR,
-        approvedAt: pending ? null : now,
-      },
-    });
-    ev.baselines.set(tool.name, row);
-    if (!pending) ev.result.pinned.push(tool.name);
-    const verdict = judgeNewTool(scan, pending);
+  if (firstSeen || !baseline) {
+    // First seen (its baseline was just written by pinFirstSeen). trust_first pinned it (and
+    // raises only suspicious content); strict waits for approval.
+    const verdict = judgeNewTool(scan, ev.server.auditPolicy === "strict");
     if (verdict.alert) await ev.openOrUpdate(tool.name, verdict, hashes);
     return;
   }
@@ -82,7 +99,7 @@ async function judgeTool(ev: Evaluation, { tool, baseline }: Work, candidate: To
     await ev.openOrUpdate(tool.name, judgeWithoutBaseline(scan), hashes);
     return;
   }
-  const baselineScan = scanTools([before], { otherServers: await ev.otherServers() });
+  const baselineScan = scanTools([before], { otherServers: await ev.crossPartners([]) });
   const verdict = judgeChange(before, candidate, scan, baselineScan, { notified: ev.snapshot.notified, serverVersionChanged: ev.snapshot.serverVersionChanged });
   // A blocked tool (a reviewer rejected a version) is never auto-accepted: a person decides.
   if (verdict.benign && baseline.blockedHash === null) {

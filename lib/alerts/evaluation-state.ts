@@ -1,5 +1,5 @@
 // Loads what an evaluation needs, inside its transaction, always scoped to the tenant.
-import type { OtherServer, ToolLike } from "../audit";
+import type { ToolLike } from "../audit";
 import type { Tx } from "../db";
 import type { Alert, ToolBaseline } from "../generated/prisma/client";
 
@@ -56,33 +56,4 @@ export async function loadBaselines(tx: Tx, tenantId: string, serverId: string):
 
 export async function loadUnresolvedAlerts(tx: Tx, tenantId: string, serverId: string): Promise<Alert[]> {
   return tx.alert.findMany({ where: { tenantId, serverId, status: { not: "resolved" } }, orderBy: { createdAt: "asc" } });
-}
-
-export type OtherServerTools = OtherServer & { serverId: string };
-
-/**
- * The latest tool list of each of the team's other servers (for shadowing, collisions and R21).
- * Definitions are needed by the cross-server rules; a team's fleet is loaded once per evaluation
- * that has something to judge.
- */
-export async function loadOtherServers(tx: Tx, tenantId: string, serverId: string): Promise<OtherServerTools[]> {
-  const rows = await tx.$queryRaw<{ server_id: string; server_name: string; definition: ToolLike }[]>`
-    WITH latest AS (
-      SELECT DISTINCT ON (s.server_id) s.server_id, s.tool_version_ids
-        FROM snapshot s
-       WHERE s.tenant_id = ${tenantId}::uuid AND s.server_id <> ${serverId}::uuid
-       ORDER BY s.server_id, s.taken_at DESC
-    )
-    SELECT l.server_id::text AS server_id, m.name AS server_name, tv.definition
-      FROM latest l
-      JOIN mcp_server m ON m.id = l.server_id AND m.tenant_id = ${tenantId}::uuid
-      JOIN tool_version tv ON tv.id = ANY (l.tool_version_ids) AND tv.tenant_id = ${tenantId}::uuid
-     ORDER BY m.name`;
-  const byServer = new Map<string, OtherServerTools>();
-  for (const r of rows) {
-    const entry = byServer.get(r.server_id) ?? { serverId: r.server_id, serverName: r.server_name, tools: [] };
-    (entry.tools as ToolLike[]).push(r.definition);
-    byServer.set(r.server_id, entry);
-  }
-  return [...byServer.values()];
 }

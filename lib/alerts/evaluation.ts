@@ -5,7 +5,8 @@ import type { Tx } from "../db";
 import type { Alert, AuditPolicy, ToolBaseline } from "../generated/prisma/client";
 import type { AlertDetails, AlertKindName, AlertResolution } from "./alert-dto";
 import { dedupeKeyFor, isVersionKind, maxSeverityOf, openAlert, quoteName, resolveAlert, updateAlert, worseKind, type AlertDraft } from "./alert-store";
-import { loadOtherServers, type OtherServerTools, type SnapshotHead } from "./evaluation-state";
+import { loadCrossPartners, type OtherServerTools, type OwnTool } from "./cross-partners";
+import type { SnapshotHead } from "./evaluation-state";
 import type { Verdict } from "./judge";
 
 export const SYSTEM_ACTOR = "system";
@@ -26,7 +27,7 @@ export class Evaluation {
   readonly result: EvaluationResult;
   /** An unresolved list_collapsed alert exists: removals are reported by it, not one alert per tool. */
   collapseActive = false;
-  private others: Promise<OtherServerTools[]> | undefined;
+  private partners: Promise<OtherServerTools[]> | undefined;
 
   constructor(
     readonly tx: Tx,
@@ -53,9 +54,13 @@ export class Evaluation {
     return this.unresolved.find((a) => a.dedupeKey === key);
   }
 
-  otherServers(): Promise<OtherServerTools[]> {
-    this.others ??= loadOtherServers(this.tx, this.tenantId, this.server.id);
-    return this.others;
+  /**
+   * The team's other servers, holding only the tools the cross-server rules could pair with `tools`
+   * (looked up once per evaluation: the first caller passes every definition it will scan).
+   */
+  crossPartners(tools: readonly OwnTool[]): Promise<OtherServerTools[]> {
+    this.partners ??= loadCrossPartners(this.tx, this.tenantId, this.server.id, tools);
+    return this.partners;
   }
 
   async open(draft: Omit<AlertDraft, "serverId" | "snapshotId">): Promise<void> {

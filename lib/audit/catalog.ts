@@ -36,7 +36,7 @@ export const AUDIT_RULES: readonly RuleInfo[] = [
   rule("R18", "C", "embedded-credential", "high", "Live-looking credentials embedded in text (AWS keys, private key blocks, GitHub/Slack/OpenAI tokens); placeholders are ignored."),
   rule("R19", "D", "shadowing-reference", "high", "The text names a distinctive tool that exists only on another of the team's servers (or on no known server)."),
   rule("R20", "D", "cross-tool-manipulation", "medium", "Steering the agent away from other tools: \"instead of the X tool\", \"never use X\", \"always prefer this tool\"."),
-  rule("R21", "D", "name-collision", "medium", "Duplicate names within a list, the same name on another server, typosquatted or look-alike names."),
+  rule("R21", "D", "name-collision", "medium", "Duplicate names within a list, the same name with another definition on another server, typosquatted or look-alike names (numbered or versioned siblings excepted)."),
   rule("R22", "E", "schema-field-poisoning", "high", "Instruction or exfiltration content inside schema fields (full-schema poisoning): property descriptions, enum values, defaults, examples, titles."),
   rule("R23", "E", "suspicious-property", "high", "A property name that is itself an instruction, or a default/example holding a command, URL or sensitive path."),
   rule("R24", "E", "open-sink", "medium", "additionalProperties: true with no declared properties: the tool accepts anything the agent sends."),

@@ -1,7 +1,8 @@
 // Family D — cross-tool and cross-server (detection-rules R19–R21): shadowing by reference to a
 // distinctive tool that only another of the team's servers has, steering the agent away from other
 // tools, and name collisions (duplicates, the same or a look-alike name on another server).
-import { normalizeText } from "./normalize";
+import { canonicalKey } from "../diff/json";
+import { areSiblings, foldName as fold, MIN_EDIT_SKELETON, nameSkeleton as skeleton, skeletonVariants, withinOneEdit } from "./name-keys";
 import type { FindingSink, Scope } from "./sink";
 import { matches, type TextView } from "./text-view";
 import type { OtherServer, Severity, ToolLike } from "./types";
@@ -18,7 +19,6 @@ export type CrossIndex = {
   foreignRe: RegExp | null;
 };
 
-const fold = (name: string) => normalizeText(name).text.trim();
 const distinctive = (name: string) => name.length >= 4 && !GENERIC.has(name) && (/[_\-.]/.test(name) || name.length >= 8);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -99,19 +99,14 @@ function similarity(a: unknown, b: unknown): number {
   return inter / (x.size + y.size - inter);
 }
 
-/** Damerau–Levenshtein distance, stopping early above 1. */
-function withinOne(a: string, b: string): boolean {
-  if (a === b || Math.abs(a.length - b.length) > 1) return a === b;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
-}
-
-const skeleton = (name: string) => fold(name).replace(/[\s_\-.]+/g, "");
-const deletions = (s: string) => (s.length > 48 ? [s] : [s, ...Array.from(s, (_, i) => s.slice(0, i) + s.slice(i + 1))]);
-
-/** R21 — duplicates and look-alikes within the list, and collisions with the team's other servers. */
+/**
+ * R21 — duplicates and look-alikes within the list, and collisions with the team's other servers.
+ * `others` need only hold the candidate partners (same name, same skeleton, or a shared
+ * one-deletion variant); a store finds them through an index. Two exceptions keep fleets quiet:
+ * the same name with an identical definition is the same software deployed twice (a template
+ * copy: the name_collision alert reports it, R21 does not), and names that differ only in numbers,
+ * version markers or a plural "s" are siblings, not typosquats (name-keys.ts `siblingKey`).
+ */
 export function scanCollisions(tools: readonly ToolLike[], others: readonly OtherServer[], sink: FindingSink): void {
   const seen = new Map<string, ToolLike>();
   const skeletons = new Map<string, string>();
@@ -139,14 +134,16 @@ export function scanCollisions(tools: readonly ToolLike[], others: readonly Othe
       exact.set(name, [...(exact.get(name) ?? []), entry]);
       const sk = skeleton(name);
       bySkeleton.set(sk, [...(bySkeleton.get(sk) ?? []), entry]);
-      if (sk.length >= 6) for (const d of deletions(sk)) byDeletion.set(d, [...(byDeletion.get(d) ?? []), sk]);
+      for (const d of skeletonVariants(sk)) byDeletion.set(d, [...(byDeletion.get(d) ?? []), sk]);
     }
   }
   for (const [name, tool] of seen) {
     const scope = { toolName: name, pointer: "/name", field: "name" as const };
     const ev = { text: name, start: 0, end: name.length };
-    const same = exact.get(name);
-    if (same) {
+    const definition = canonicalKey(tool);
+    const same = exact.get(name)?.filter((entry) => canonicalKey(entry.tool) !== definition);
+    if (exact.has(name) && !same?.length) continue;
+    if (same?.length) {
       const twin = same.reduce((a, b) => (similarity(tool.description, b.tool.description) > similarity(tool.description, a.tool.description) ? b : a));
       const sim = similarity(tool.description, twin.tool.description);
       const severity: Severity = sim >= 0.8 ? "high" : "medium";
@@ -159,11 +156,12 @@ export function scanCollisions(tools: readonly ToolLike[], others: readonly Othe
       sink.add(scope, "R21", "high", ev, `"${name}" is a look-alike of "${String(alike[0]!.tool.name)}" on server ${alike[0]!.server}`);
       continue;
     }
-    if (sk.length < 6) continue;
-    const candidates = new Set(deletions(sk).flatMap((d) => byDeletion.get(d) ?? []));
+    if (sk.length < MIN_EDIT_SKELETON) continue;
+    const candidates = new Set(skeletonVariants(sk).flatMap((d) => byDeletion.get(d) ?? []));
     for (const other of candidates) {
-      if (!withinOne(sk, other) || sk + "s" === other || other + "s" === sk) continue;
+      if (!withinOneEdit(sk, other)) continue;
       const entry = bySkeleton.get(other)![0]!;
+      if (areSiblings(name, String(entry.tool.name))) continue;
       const sim = similarity(tool.description, entry.tool.description);
       sink.add(scope, "R21", sim >= 0.8 ? "high" : "medium", ev, `"${name}" is one edit away from "${String(entry.tool.name)}" on server ${entry.server}: typosquatting`);
       break;

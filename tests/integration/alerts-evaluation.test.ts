@@ -177,7 +177,7 @@ describe("alert evaluation against baselines", () => {
     expect(await alerts(serverId)).toHaveLength(2);
   });
 
-  it("the same tool name on two servers of the team raises one name_collision, once per pair", async () => {
+  it("the same tool name on two servers of the team raises one name_collision for the team, anchored on the first server and listing both", async () => {
     const first = await server("collide-1");
     const second = await server("collide-2", ctx);
     const unique = { name: "collide_probe_tool", description: "Probe.", inputSchema: { type: "object" } };
@@ -185,8 +185,8 @@ describe("alert evaluation against baselines", () => {
     await record(second, [unique, add()]);
     const list = await testDb().alert.findMany({ where: { tenantId: ctx.tenantId, kind: "name_collision", toolName: "collide_probe_tool" } });
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ serverId: second, severity: "medium" });
-    expect((list[0]!.details as { collisions: { serverId: string }[] }).collisions.map((c) => c.serverId)).toEqual([first]);
+    expect(list[0]).toMatchObject({ serverId: first, severity: "medium", status: "open", title: '"collide_probe_tool" is offered by 2 servers: collide-1, collide-2' });
+    expect((list[0]!.details as { collisions: { serverId: string }[] }).collisions.map((c) => c.serverId)).toEqual([first, second]);
     await record(first, [unique, notes()]);
     await record(second, [unique]);
     expect(await testDb().alert.count({ where: { tenantId: ctx.tenantId, kind: "name_collision", toolName: "collide_probe_tool" } })).toBe(1);

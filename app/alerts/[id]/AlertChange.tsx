@@ -67,7 +67,7 @@ export function AlertChange({ detail }: { detail: AlertDetail }) {
 /** Alerts about a whole server or list: outages, recoveries, collapsed lists and name collisions. */
 export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
   const { details } = detail;
-  const { status, collapse, collisions, divergence } = details;
+  const { status, collapse, collisions, serverCount, divergence } = details;
   if (!status && !collapse && !collisions?.length && !divergence) return null;
   return (
     <section aria-labelledby="server-details-heading" className="card">
@@ -117,7 +117,10 @@ export function ServerLevelDetails({ detail }: { detail: AlertDetail }) {
       {divergence ? <DivergenceDetails divergence={divergence} /> : null}
       {collisions?.length ? (
         <>
-          <p>Other servers of this team offer a tool of the same name (an agent may call the wrong one):</p>
+          <p>
+            {serverCount ?? collisions.length} servers of this team offer a tool of this name (an agent may call the wrong one)
+            {serverCount && serverCount > collisions.length ? `; the first ${collisions.length}:` : ":"}
+          </p>
           <ul className="flat-list">
             {collisions.map((c) => (
               <li key={c.serverId}>
