@@ -21,7 +21,7 @@ export function createSessionSink(
   workerId: string,
   rawLog: (line: string) => void,
   cache?: ToolListCache,
-): DiscoverySink<CacheMeta> {
+): DiscoverySink<CacheMeta | null> {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
   const key = getSecretKey();
@@ -101,9 +101,12 @@ export function createSessionSink(
  */
 type CacheMeta = Omit<ObtainedListing, "listing">;
 
-function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: string) => void): Pick<DiscoverySink<CacheMeta>, "obtainListing" | "listChanged"> {
+function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: string) => void): Pick<DiscoverySink<CacheMeta | null>, "obtainListing" | "listChanged"> {
   return {
-    obtainListing: async (trigger, notBefore, fetch) => {
+    obtainListing: async (trigger, notBefore, fetch, facts) => {
+      // Lists of the legacy era carry no ttlMs or cacheScope: nothing could ever be served from an
+      // entry (stale at once, never shared), so a fleet of them skips the cache's five round trips.
+      if (facts?.era === "legacy") return { listing: await fetch(), freshUntil: 0, cached: null };
       let fetchFailed: { error: unknown } | undefined;
       const guarded = () =>
         fetch().catch((error: unknown) => {

@@ -21,7 +21,7 @@ export type DiscoverySink<C = unknown> = {
    * A tool-list cache: serves a fresh list fetched at or after `notBefore` (ms since epoch; beyond
    * now = must fetch) or runs `fetch` and stores what it returns.
    */
-  obtainListing?(trigger: SnapshotTrigger, notBefore: number, fetch: () => Promise<Listing>): Promise<ObtainedListing<C>>;
+  obtainListing?(trigger: SnapshotTrigger, notBefore: number, fetch: () => Promise<Listing>, facts: ConnectionFacts | undefined): Promise<ObtainedListing<C>>;
   /** A list_changed arrived: cached copies of this list are stale now, before the debounced re-list. */
   listChanged?(): Promise<void>;
 };
@@ -342,9 +342,9 @@ export class DiscoverySession<C = unknown> {
     let listing: Listing;
     let cached: C | undefined;
     if (this.sink.obtainListing) {
-      const obtained = await this.sink.obtainListing(trigger, this.notBefore(trigger), fetchList);
+      const obtained = await this.sink.obtainListing(trigger, this.notBefore(trigger), fetchList, this.conn?.facts ?? this.facts);
       listing = obtained.listing;
-      cached = obtained.cached;
+      cached = obtained.cached ?? undefined;
       this.freshUntil = obtained.freshUntil;
     } else {
       listing = await fetchList();
