@@ -1,0 +1,70 @@
+import pg from "pg";
+import { io } from "socket.io-client";
+import { REALTIME_CHANNEL, SOCKET_EVENT, type RealtimeEvent } from "../../lib/realtime/events";
+import { percentile } from "./product-api";
+import type { Running } from "./sweep";
+
+// list_changed → snapshot committed → browser event, for changes on push-channel servers.
+// Legs, all on this machine's clock: t0 (the fixture sends notifications/tools/list_changed),
+// the snapshot's takenAt (database), the NOTIFY reaching a LISTEN connection of ours (≈ commit),
+// the socket.io event reaching a client connected with the session cookie, as the browser is.
+export async function measureChangeLatency(run: Running, changes: number, capMs: number): Promise<Record<string, unknown>> {
+  const { product, fleet, teamA, ids } = run;
+  const pushServers = ids.map((id, i) => ({ id, i })).filter(({ i }) => fleet.isPush(i));
+  if (!pushServers.length) return { changeLatency: "no push servers" };
+  const listener = new pg.Client({ connectionString: product.databaseUrl });
+  await listener.connect();
+  const db = new pg.Client({ connectionString: product.databaseUrl });
+  await db.connect();
+  const notified = new Map<string, number>(); // snapshot id → when the NOTIFY arrived
+  listener.on("notification", (msg) => {
+    const event = JSON.parse(msg.payload ?? "{}") as Partial<RealtimeEvent> & { snapshotId?: string };
+    if (event.type === "snapshot:recorded" && event.snapshotId) notified.set(event.snapshotId, Date.now());
+  });
+  await listener.query(`LISTEN ${REALTIME_CHANNEL}`);
+  const socket = io(product.baseUrl, { transports: ["websocket"], forceNew: true, extraHeaders: { cookie: teamA.cookie, origin: product.baseUrl } });
+  const waiting = new Map<string, (event: { snapshotId: string; at: number }) => void>();
+  socket.on(SOCKET_EVENT, (event: RealtimeEvent) => {
+    if (event.type === "snapshot:recorded") waiting.get(event.serverId)?.({ snapshotId: event.snapshotId, at: Date.now() });
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  await new Promise((r) => setTimeout(r, 500)); // rooms are joined just after connect
+
+  const legs = { toTakenAt: [] as number[], toCommit: [] as number[], toSocket: [] as number[] };
+  let missed = 0;
+  const deadline = Date.now() + capMs;
+  for (let k = 0; k < changes && Date.now() < deadline; k++) {
+    const { id, i } = pushServers[k % pushServers.length]!;
+    const heard = new Promise<{ snapshotId: string; at: number } | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), 20_000);
+      waiting.set(id, (e) => (clearTimeout(timer), resolve(e)));
+    });
+    const { t0 } = await fleet.change(i);
+    const event = await heard;
+    waiting.delete(id);
+    if (!event) {
+      missed++;
+      continue;
+    }
+    const { rows } = await db.query<{ t: number }>("SELECT (extract(epoch FROM taken_at) * 1000)::float8 AS t FROM snapshot WHERE id = $1", [event.snapshotId]);
+    legs.toSocket.push(event.at - t0);
+    if (rows[0]) legs.toTakenAt.push(Number(rows[0].t) - t0);
+    const commit = notified.get(event.snapshotId);
+    if (commit) legs.toCommit.push(commit - t0);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  socket.close();
+  await listener.end();
+  await db.end();
+  const p = (v: number[]) => (v.length ? `${Math.round(percentile(v, 50))} / ${Math.round(percentile(v, 95))} / ${Math.round(percentile(v, 99))}` : "—");
+  return {
+    changes: legs.toSocket.length,
+    missed,
+    "list_changed→takenAt p50/p95/p99 ms": p(legs.toTakenAt),
+    "list_changed→commit (NOTIFY) p50/p95/p99 ms": p(legs.toCommit),
+    "list_changed→socket.io p50/p95/p99 ms": p(legs.toSocket),
+  };
+}
