@@ -19,8 +19,10 @@ const COUNT = Number(process.env.FLEET_COUNT ?? 100);
 const PUSH_EVERY = Number(process.env.FLEET_PUSH_EVERY ?? 0);
 const INFO = { name: "fleet-fixture", version: "1.0.0" };
 // Counter columns per endpoint.
-export const COLUMNS = ["initialize", "server/discover", "tools/list", "subscriptions/listen", "other", "GET"] as const;
+// "most open listens": the most `subscriptions/listen` streams open at once (2 = two sessions).
+export const COLUMNS = ["initialize", "server/discover", "tools/list", "subscriptions/listen", "other", "GET", "most open listens"] as const;
 const counts = new Uint32Array(COUNT * COLUMNS.length);
+const openListens = new Uint32Array(COUNT);
 const changes = new Uint32Array(COUNT);
 const lists = new Map<number, FixtureTool[]>();
 const pushHandlers = new Map<number, McpHttpHandler>();
@@ -103,10 +105,22 @@ const http = createServer((req, res) => {
       if (i < FROM || i >= FROM + COUNT) return void res.writeHead(404).end();
       const body = req.method === "POST" ? await readBody(req) : undefined;
       let parsed: unknown;
+      let listen = false;
       if (body?.length) {
         parsed = JSON.parse(body.toString("utf8"));
-        for (const message of Array.isArray(parsed) ? parsed : [parsed]) count(i, (message as { method?: string }).method ?? "response");
+        for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+          const method = (message as { method?: string }).method;
+          count(i, method ?? "response");
+          listen ||= method === "subscriptions/listen";
+        }
       } else count(i, undefined);
+      const k = i - FROM;
+      if (listen) {
+        openListens[k]!++;
+        const most = k * COLUMNS.length + 6;
+        counts[most] = Math.max(counts[most]!, openListens[k]!);
+        res.on("close", () => void openListens[k]!--);
+      }
       const headers = new Headers();
       for (const [key, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(key, value);
       const request = new Request(`http://127.0.0.1${path}`, { method: req.method, headers, body: body?.length ? new Uint8Array(body) : undefined, signal: abort.signal });

@@ -7,7 +7,7 @@ import { fixtureToolList } from "./fleet-tools";
 // fixture processes (fixture-fleet.ts, up to `perProcess` each), a share over stdio
 // (stdio-fixture.mjs, one process per session, spawned by the worker itself).
 export type FleetOptions = { n: number; dir: string; pushEvery?: number; stdioEvery?: number; perProcess?: number };
-export type ServerCounts = { initialize: number; discover: number; list: number; listen: number; other: number; get: number };
+export type ServerCounts = { initialize: number; discover: number; list: number; listen: number; other: number; get: number; mostOpenListens: number };
 export type Fleet = {
   n: number;
   isPush(i: number): boolean;
@@ -56,7 +56,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const countsFile = (i: number) => path.join(dir, `counts-${i}.json`);
   for (let i = 0; i < n; i++) if (isStdio(i)) fs.writeFileSync(toolsFile(i), JSON.stringify(fixtureToolList(i)));
 
-  const zero = (): ServerCounts => ({ initialize: 0, discover: 0, list: 0, listen: 0, other: 0, get: 0 });
+  const zero = (): ServerCounts => ({ initialize: 0, discover: 0, list: 0, listen: 0, other: 0, get: 0, mostOpenListens: 0 });
   return {
     n,
     isPush,
@@ -70,8 +70,8 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       const out = Array.from({ length: n }, zero);
       for (const p of procs) {
         const answer = (await (await fetch(`http://127.0.0.1:${p.port}/control/counts`)).json()) as { counts: number[][] };
-        answer.counts.forEach(([initialize, discover, list, listen, other, get], k) => {
-          if (!isStdio(p.from + k)) out[p.from + k] = { initialize: initialize!, discover: discover!, list: list!, listen: listen!, other: other!, get: get! };
+        answer.counts.forEach(([initialize, discover, list, listen, other, get, mostOpenListens], k) => {
+          if (!isStdio(p.from + k)) out[p.from + k] = { initialize: initialize!, discover: discover!, list: list!, listen: listen!, other: other!, get: get!, mostOpenListens: mostOpenListens! };
         });
       }
       const files = fs.readdirSync(dir);

@@ -17,6 +17,8 @@ export type Product = {
   workerPid: number;
   postgresPid: number;
   env: Record<string, string>;
+  /** Where stop() leaves the product's combined output (web, worker, supervisor). */
+  logFile: string;
   output(): string;
   stop(): Promise<void>;
 };
@@ -54,7 +56,8 @@ function waitFor(child: ChildProcess, out: () => string, pattern: RegExp, timeou
 export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-fleet-bench-"));
   const port = await freePort();
-  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
+  // Stdio servers are registered with an API key, so team admins may add them (the operator setting).
+  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: "all", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const append = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-2_000_000));
@@ -69,6 +72,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   const postgresPid = tree.find((p) => /\/postgres\s+-D|bin\/postgres/.test(cmdline(p)) && !/postgres:/.test(cmdline(p)));
   if (!webPid || !workerPid || !postgresPid) throw new Error(`could not find web/worker/postgres in the process tree of ${child.pid}`);
   const environ = fs.readFileSync(`/proc/${workerPid}/environ`, "utf8").split("\0");
+  const logFile = path.join(os.tmpdir(), "toolwatch-fleet-logs", `${path.basename(dataDir)}.log`);
   const databaseUrl = environ.find((l) => l.startsWith("DATABASE_URL="))!.slice("DATABASE_URL=".length);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
@@ -78,6 +82,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     workerPid,
     postgresPid,
     env,
+    logFile,
     output: () => out,
     stop: async () => {
       // Ctrl-C as a user would; a second signal forces.
@@ -85,6 +90,8 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
       const timer = setTimeout(() => child.kill("SIGINT"), 30_000);
       await exited;
       clearTimeout(timer);
+      fs.mkdirSync(path.dirname(logFile), { recursive: true });
+      fs.writeFileSync(logFile, out);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

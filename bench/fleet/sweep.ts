@@ -24,7 +24,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
   const product = await startProduct(opts.extraEnv);
   const sampler = new RssSampler(() => ({ worker: product.workerPid, web: product.webPid }));
   const db = await openDb(product.databaseUrl);
-  const result: SweepResult = { n, debounceMs: Number(product.env.TOOLWATCH_DEBOUNCE_MS ?? 300) };
+  const result: SweepResult = { n, debounceMs: Number(product.env.TOOLWATCH_DEBOUNCE_MS ?? 300), loadAvgAtStart: os.loadavg()[0]!.toFixed(1) };
   try {
     const cookie = await signUp(product.baseUrl, "fleet");
     const teamA = await createTeamWithKey(product.baseUrl, cookie, "fleet-a");
@@ -80,6 +80,8 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       listenTotal: summarize(counts, "listen").total,
       getTotal: summarize(counts, "get").total,
       workerLog: workerLogCounts(product.output()),
+      loadAvgAtEnd: os.loadavg()[0]!.toFixed(1),
+      productLog: product.logFile,
     });
     const running: Running = {
       product,
