@@ -10,8 +10,9 @@ import type { Running } from "./sweep";
 // the socket.io event reaching a client connected with the session cookie, as the browser is.
 export async function measureChangeLatency(run: Running, changes: number, capMs: number): Promise<Record<string, unknown>> {
   const { product, fleet, teamA, ids } = run;
-  const pushServers = ids.map((id, i) => ({ id, i })).filter(({ i }) => fleet.isPush(i));
-  if (!pushServers.length) return { changeLatency: "no push servers" };
+  // Only servers that already have a snapshot (on a sweep that did not finish, the ones it reached).
+  const pushServers = ids.map((id, i) => ({ id, i })).filter(({ id, i }) => fleet.isPush(i) && run.snapshotted.has(id));
+  if (!pushServers.length) return { servers: "no push server has a snapshot yet" };
   const listener = new pg.Client({ connectionString: product.databaseUrl });
   await listener.connect();
   const db = new pg.Client({ connectionString: product.databaseUrl });
@@ -61,6 +62,7 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
   await db.end();
   const p = (v: number[]) => (v.length ? `${Math.round(percentile(v, 50))} / ${Math.round(percentile(v, 95))} / ${Math.round(percentile(v, 99))}` : "—");
   return {
+    pushServersUsed: pushServers.length,
     changes: legs.toSocket.length,
     missed,
     "list_changed→takenAt p50/p95/p99 ms": p(legs.toTakenAt),
