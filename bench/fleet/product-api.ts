@@ -31,13 +31,15 @@ export async function createTeamWithKey(baseUrl: string, cookie: string, label: 
   return { id: team.id, key: key.key, cookie };
 }
 
-export type Registration = { mode: "batch" | "single"; ms: number; ids: string[]; postMs: number[] };
+/** `errors5xx`: answers a client retried (up to 5 times, 1 s apart) before the POST went through. */
+export type Registration = { mode: "batch" | "single"; ms: number; ids: string[]; postMs: number[]; errors5xx: number };
 
 export async function registerServers(baseUrl: string, team: Team, bodies: Record<string, unknown>[], parallel = 16): Promise<Registration> {
   const headers = { "content-type": "application/json", authorization: `Bearer ${team.key}` };
   const started = performance.now();
   const postMs: number[] = [];
   const ids: string[] = [];
+  let errors5xx = 0;
   const first = await fetch(`${baseUrl}/api/v1/servers/batch`, { method: "POST", headers, body: JSON.stringify({ servers: bodies.slice(0, 1000) }) });
   if (first.status !== 404 && first.status !== 405) {
     const chunks = [first];
@@ -47,7 +49,7 @@ export async function registerServers(baseUrl: string, team: Team, bodies: Recor
       const items = (answer.servers ?? answer.items ?? []) as { id?: string; server?: { id: string } }[];
       for (const item of items) ids.push(item.id ?? item.server!.id);
     }
-    return { mode: "batch", ms: performance.now() - started, ids, postMs };
+    return { mode: "batch", ms: performance.now() - started, ids, postMs, errors5xx };
   }
   await first.text();
   let next = 0;
@@ -55,13 +57,20 @@ export async function registerServers(baseUrl: string, team: Team, bodies: Recor
     while (next < bodies.length) {
       const body = bodies[next++]!;
       const t = performance.now();
-      const answer = await json(await fetch(`${baseUrl}/api/v1/servers`, { method: "POST", headers, body: JSON.stringify(body) }), `register ${String(body.name)}`);
+      let res = await fetch(`${baseUrl}/api/v1/servers`, { method: "POST", headers, body: JSON.stringify(body) });
+      for (let attempt = 1; res.status >= 500 && attempt <= 5; attempt++) {
+        errors5xx++;
+        await res.text();
+        await new Promise((r) => setTimeout(r, 1_000));
+        res = await fetch(`${baseUrl}/api/v1/servers`, { method: "POST", headers, body: JSON.stringify(body) });
+      }
+      const answer = await json(res, `register ${String(body.name)}`);
       postMs.push(performance.now() - t);
       ids.push(answer.server?.id ?? answer.id);
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
-  return { mode: "single", ms: performance.now() - started, ids, postMs };
+  return { mode: "single", ms: performance.now() - started, ids, postMs, errors5xx };
 }
 
 export function percentile(values: number[], p: number): number {

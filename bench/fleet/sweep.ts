@@ -34,7 +34,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     const t0 = Date.now();
     const reg = await registerServers(product.baseUrl, teamA, Array.from({ length: n }, (_, i) => fleet.body(i)));
     const registeredAt = Date.now();
-    Object.assign(result, { registration: reg.mode, registrationS: s(reg.ms), postP50Ms: Math.round(percentile(reg.postMs, 50)), postP95Ms: Math.round(percentile(reg.postMs, 95)) });
+    Object.assign(result, { registration: reg.mode, registrationS: s(reg.ms), postP50Ms: Math.round(percentile(reg.postMs, 50)), postP95Ms: Math.round(percentile(reg.postMs, 95)), registration5xxRetried: reg.errors5xx });
     // The cap counts from the end of registration (registration itself is bounded by N).
     log(`N=${n}: registered in ${s(reg.ms)} s (${reg.mode}); waiting for snapshots (cap ${s(capMs)} s)`);
 
