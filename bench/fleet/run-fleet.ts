@@ -10,8 +10,8 @@ const arg = (name: string, fallback: string) => process.argv.find((a) => a.start
 
 export async function runFleetBench(quick: boolean): Promise<void> {
   const sizes = arg("sizes", quick ? "100" : "100,500,2000").split(",").map(Number);
-  const capMs = Number(arg("cap", quick ? "100" : "180")) * 1000;
-  const changes = Number(arg("changes", quick ? "20" : "50"));
+  const capMs = Number(arg("cap", quick ? "60" : "180")) * 1000;
+  const changes = Number(arg("changes", quick ? "10" : "50"));
   const steadyMin = Number(arg("steady-min", quick ? "0" : "3"));
   const steadyAt = Number(arg("steady-at", quick ? "0" : "500"));
   const fairnessAt = Number(arg("fairness-at", quick ? "100" : "2000"));
@@ -21,7 +21,7 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   for (const n of sizes) {
     const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true });
     try {
-      if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 60_000 : 180_000);
+      if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 30_000 : 180_000);
       if (steadyMin > 0 && n === steadyAt) run.result.steadyState = await measureSteadyState(run, steadyMin);
     } finally {
       await run.stop();
