@@ -4,7 +4,7 @@ import { measureSteadyState } from "./steady-state";
 import { runSweep } from "./sweep";
 
 // `npm run bench -- fleet [--quick] [--sizes=100,500,2000] [--cap=180] [--changes=50]
-//  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--scale-out=500]`
+//  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]`
 // Every run starts a fresh product (`npm start`, demo off, new data dir) and fixture fleet.
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
@@ -16,10 +16,11 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   const steadyAt = Number(arg("steady-at", quick ? "0" : "500"));
   const fairnessAt = Number(arg("fairness-at", quick ? "100" : "2000"));
   const scaleOutAt = Number(arg("scale-out", "0"));
+  const pushEvery = Number(arg("push-every", "20")); // 1 in 20 servers keeps a listen stream
   const all: Record<string, unknown>[] = [];
   console.log(`fleet: sweeps of ${sizes.join(", ")} servers (cap ${capMs / 1000} s each), ${changes} changes for latency, steady state ${steadyMin} min at ${steadyAt || "—"}`);
   for (const n of sizes) {
-    const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true });
+    const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true, pushEvery });
     try {
       if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 30_000 : 180_000);
       if (steadyMin > 0 && n === steadyAt) run.result.steadyState = await measureSteadyState(run, steadyMin);

@@ -9,7 +9,7 @@ import { firstSnapshots, openDb, waitForSnapshots } from "./snapshot-watch";
 
 // The fleet sweep, measured from outside like a user: start the product (`npm start`, demo off),
 // register N fixture servers through the API, wait until each has a complete snapshot.
-export type SweepOptions = { n: number; capMs: number; fairness?: boolean; bare?: boolean; extraEnv?: Record<string, string> };
+export type SweepOptions = { n: number; capMs: number; fairness?: boolean; bare?: boolean; pushEvery?: number; extraEnv?: Record<string, string> };
 export type SweepResult = Record<string, unknown>;
 export type Running = { product: Product; fleet: Fleet; teamA: Team; ids: string[]; snapshotted: Set<string>; sampler: RssSampler; result: SweepResult; stop(): Promise<void> };
 
@@ -20,11 +20,11 @@ const log = (line: string) => console.log(`  [fleet] ${line}`);
 export async function runSweep(opts: SweepOptions): Promise<Running> {
   const { n, capMs } = opts;
   const dir = path.join(os.tmpdir(), `toolwatch-fleet-${process.pid}-${n}-${Date.now()}`);
-  const fleet = await startFleet({ n: n + 1, dir }); // the last one is team B's
+  const fleet = await startFleet({ n: n + 1, dir, pushEvery: opts.pushEvery }); // the last one is team B's
   const product = await startProduct(opts.extraEnv);
   const sampler = new RssSampler(() => ({ worker: product.workerPid, web: product.webPid }));
   const db = await openDb(product.databaseUrl);
-  const result: SweepResult = { n, debounceMs: Number(product.env.TOOLWATCH_DEBOUNCE_MS ?? 300), loadAvgAtStart: os.loadavg()[0]!.toFixed(1) };
+  const result: SweepResult = { n, pushServers: Array.from({ length: n }, (_, i) => i).filter((i) => fleet.isPush(i)).length, debounceMs: Number(product.env.TOOLWATCH_DEBOUNCE_MS ?? 300), loadAvgAtStart: os.loadavg()[0]!.toFixed(1) };
   try {
     const cookie = await signUp(product.baseUrl, "fleet");
     const teamA = await createTeamWithKey(product.baseUrl, cookie, "fleet-a");
