@@ -36,6 +36,7 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
 
   const legs = { toTakenAt: [] as number[], toCommit: [] as number[], toSocket: [] as number[] };
   let missed = 0;
+  const snapshotWithoutEvent: number[] = []; // ms from t0 to a snapshot no socket event announced
   const deadline = Date.now() + capMs;
   for (let k = 0; k < changes && Date.now() < deadline; k++) {
     const { id, i } = pushServers[k % pushServers.length]!;
@@ -47,7 +48,13 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
     const event = await heard;
     waiting.delete(id);
     if (!event) {
-      missed++;
+      // No socket event within 20 s: was there a snapshot at all (event lost) or none (change late)?
+      const { rows } = await db.query<{ t: number }>(
+        "SELECT (extract(epoch FROM min(taken_at)) * 1000)::float8 AS t FROM snapshot WHERE server_id = $1 AND taken_at >= to_timestamp($2 / 1000.0)",
+        [id, t0],
+      );
+      if (rows[0]?.t) snapshotWithoutEvent.push(Math.round(Number(rows[0].t) - t0));
+      else missed++;
       continue;
     }
     const { rows } = await db.query<{ t: number }>("SELECT (extract(epoch FROM taken_at) * 1000)::float8 AS t FROM snapshot WHERE id = $1", [event.snapshotId]);
@@ -64,7 +71,8 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
   return {
     pushServersUsed: pushServers.length,
     changes: legs.toSocket.length,
-    missed,
+    "no snapshot within 20 s": missed,
+    "snapshot but no socket event within 20 s (ms to takenAt)": snapshotWithoutEvent.join(", ") || "none",
     "list_changed→takenAt p50/p95/p99 ms": p(legs.toTakenAt),
     "list_changed→commit (NOTIFY) p50/p95/p99 ms": p(legs.toCommit),
     "list_changed→socket.io p50/p95/p99 ms": p(legs.toSocket),
