@@ -18,9 +18,11 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
   const db = new pg.Client({ connectionString: product.databaseUrl });
   await db.connect();
   const notified = new Map<string, number>(); // snapshot id → when the NOTIFY arrived
+  const notifiedServer = new Map<string, number>(); // server id → when its last snapshot NOTIFY arrived
   listener.on("notification", (msg) => {
     const event = JSON.parse(msg.payload ?? "{}") as Partial<RealtimeEvent> & { snapshotId?: string };
     if (event.type === "snapshot:recorded" && event.snapshotId) notified.set(event.snapshotId, Date.now());
+    if (event.type === "snapshot:recorded" && event.serverId) notifiedServer.set(event.serverId, Date.now());
   });
   await listener.query(`LISTEN ${REALTIME_CHANNEL}`);
   const socket = io(product.baseUrl, { transports: ["websocket"], forceNew: true, extraHeaders: { cookie: teamA.cookie, origin: product.baseUrl } });
@@ -36,7 +38,7 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
 
   const legs = { toTakenAt: [] as number[], toCommit: [] as number[], toSocket: [] as number[] };
   let missed = 0;
-  const snapshotWithoutEvent: number[] = []; // ms from t0 to a snapshot no socket event announced
+  const snapshotWithoutEvent: string[] = []; // ms from t0 to a snapshot no socket event announced
   const deadline = Date.now() + capMs;
   for (let k = 0; k < changes && Date.now() < deadline; k++) {
     const { id, i } = pushServers[k % pushServers.length]!;
@@ -53,7 +55,8 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
         "SELECT (extract(epoch FROM min(taken_at)) * 1000)::float8 AS t FROM snapshot WHERE server_id = $1 AND taken_at >= to_timestamp($2 / 1000.0)",
         [id, t0],
       );
-      if (rows[0]?.t) snapshotWithoutEvent.push(Math.round(Number(rows[0].t) - t0));
+      const notice = (notifiedServer.get(id) ?? 0) >= t0 ? "NOTIFY seen" : "no NOTIFY";
+      if (rows[0]?.t) snapshotWithoutEvent.push(`${Math.round(Number(rows[0].t) - t0)} (${notice})`);
       else missed++;
       continue;
     }
