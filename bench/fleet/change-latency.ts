@@ -27,6 +27,9 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
   await listener.query(`LISTEN ${REALTIME_CHANNEL}`);
   const socket = io(product.baseUrl, { transports: ["websocket"], forceNew: true, extraHeaders: { cookie: teamA.cookie, origin: product.baseUrl } });
   const waiting = new Map<string, (event: { snapshotId: string; at: number }) => void>();
+  const opened = Date.now();
+  const disconnects: string[] = []; // the browser's socket would see the same
+  socket.on("disconnect", (reason) => void disconnects.push(`${reason} after ${((Date.now() - opened) / 1000).toFixed(1)} s`));
   socket.on(SOCKET_EVENT, (event: RealtimeEvent) => {
     if (event.type === "snapshot:recorded") waiting.get(event.serverId)?.({ snapshotId: event.snapshotId, at: Date.now() });
   });
@@ -75,6 +78,7 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
     pushServersUsed: pushServers.length,
     changes: legs.toSocket.length,
     "no snapshot within 20 s": missed,
+    socketDisconnects: disconnects.join("; ") || "none",
     "snapshot but no socket event within 20 s (ms to takenAt)": snapshotWithoutEvent.join(", ") || "none",
     "list_changed→takenAt p50/p95/p99 ms": p(legs.toTakenAt),
     "list_changed→commit (NOTIFY) p50/p95/p99 ms": p(legs.toCommit),
