@@ -1,21 +1,23 @@
 // `npm run bench`: every benchmark in turn; each prints numbers and asserts nothing.
 // `npm run bench -- fleet` runs only the fleet harness (bench/fleet); `--quick` keeps the whole
-// run under 5 minutes (the fleet harness at 100 servers).
+// run under 5 minutes (the fleet harness at 100 servers). A bench that throws is reported and the
+// next one still runs.
 const quick = process.argv.includes("--quick");
+const step = async (name: string, run: () => Promise<unknown>) => {
+  try {
+    await run();
+  } catch (error) {
+    console.log(`${name} bench failed: ${(error as Error).message.split("\n").slice(-3).join(" ").slice(0, 400)}`);
+    process.exitCode = 1;
+  }
+  console.log("");
+};
 if (!process.argv.includes("fleet")) {
-  await import("./snapshot-store");
-  console.log("");
-  await import("./discovery");
-  console.log("");
-  const { runDiffBench } = await import("./diff");
-  await runDiffBench();
-  console.log("");
-  const { runAuditBench } = await import("./audit");
-  await runAuditBench();
-  console.log("");
-  await import("./cache");
-  console.log("");
+  await step("snapshot-store", () => import("./snapshot-store"));
+  await step("discovery", () => import("./discovery"));
+  await step("diff", async () => (await import("./diff")).runDiffBench());
+  await step("audit", async () => (await import("./audit")).runAuditBench());
+  await step("cache", () => import("./cache"));
 }
-const { runFleetBench } = await import("./fleet/run-fleet");
-await runFleetBench(quick);
+await step("fleet", async () => (await import("./fleet/run-fleet")).runFleetBench(quick));
 export {};

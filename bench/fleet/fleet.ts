@@ -5,7 +5,7 @@ import { fixtureToolList } from "./fleet-tools";
 
 // N fixture servers for the product to watch: Streamable HTTP endpoints spread over a few
 // fixture processes (fixture-fleet.ts, up to `perProcess` each), a share over stdio
-// (stdio-fixture.mjs, one process per session, spawned by the worker itself).
+// (stdio-fixture.js, one process per session, spawned by the worker itself).
 export type FleetOptions = { n: number; dir: string; pushEvery?: number; stdioEvery?: number; perProcess?: number };
 export type ServerCounts = { initialize: number; discover: number; list: number; listen: number; other: number; get: number; mostOpenListens: number };
 export type Fleet = {
@@ -21,7 +21,7 @@ export type Fleet = {
 };
 
 const FIXTURE = path.join(import.meta.dirname, "fixture-fleet.ts");
-const STDIO_FIXTURE = path.join(import.meta.dirname, "stdio-fixture.mjs");
+const STDIO_FIXTURE = path.join(import.meta.dirname, "stdio-fixture.js");
 
 export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   const { n, dir } = opts;

@@ -54,7 +54,12 @@ export function descendants(root: number): number[] {
   }
   const out: number[] = [];
   const stack = [root];
-  while (stack.length) for (const c of children.get(stack.pop()!) ?? []) out.push(c), stack.push(c);
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
   return out;
 }
 

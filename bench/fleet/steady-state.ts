@@ -19,7 +19,10 @@ export async function measureSteadyState(run: Running, minutes: number): Promise
   while (Date.now() < end) {
     if (Date.now() >= nextChange) {
       const i = Math.floor(Math.random() * ids.length);
-      if (!fleet.isStdio(i)) await fleet.change(i), changed++;
+      if (!fleet.isStdio(i)) {
+        await fleet.change(i);
+        changed++;
+      }
       nextChange += gap;
     }
     rss.push(rssMiB(product.workerPid));

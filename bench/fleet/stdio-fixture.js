@@ -1,6 +1,7 @@
+/* global process */
 // A tiny stdio MCP server for the fleet bench (plain JavaScript: no tsx, no SDK, ~40 MB per
 // process). 2025-era only: answers `initialize`, `ping` and `tools/list` (one page); everything
-// else is "method not found". Usage: node stdio-fixture.mjs <tools.json> <counts.json>
+// else is "method not found". Usage: node stdio-fixture.js <tools.json> <counts.json>
 // Each process rewrites <counts.json>.<pid> after each request (a probe may spawn a sibling):
 import fs from "node:fs";
 import readline from "node:readline";
