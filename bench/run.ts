@@ -3,6 +3,11 @@
 // run under 5 minutes (the fleet harness at 100 servers). A bench that throws is reported and the
 // next one still runs.
 const quick = process.argv.includes("--quick");
+if (quick) {
+  // Same measurements, fewer repetitions (explicit BENCH_* settings still win).
+  const fewer: Record<string, string> = { BENCH_ROUNDS: "20", BENCH_SNAPSHOTS: "100", BENCH_AUDIT_RUNS: "3", BENCH_DIFF_RUNS: "5", BENCH_TEAMS: "5" };
+  for (const [key, value] of Object.entries(fewer)) process.env[key] ??= value;
+}
 const step = async (name: string, run: () => Promise<unknown>) => {
   try {
     await run();
