@@ -152,3 +152,5 @@ process.on("SIGTERM", () => {
   http.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 2_000).unref();
 });
+// A driver that died without stopping us (crash, kill -9) must not leave the fleet running.
+setInterval(() => process.ppid === 1 && process.exit(0), 5_000).unref();
