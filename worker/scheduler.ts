@@ -118,7 +118,7 @@ export class Scheduler {
     if (this.owned.size > share) {
       const extra = [...this.owned].slice(0, this.owned.size - share);
       this.log(`handing ${extra.length} server(s) to other workers (share ${share})`);
-      void this.stopSessions(extra);
+      await this.stopBeforeRelease(extra);
       await releaseLeases(this.leaseDb, this.workerId, extra);
       extra.forEach((id) => this.owned.delete(id));
     }
@@ -128,7 +128,7 @@ export class Scheduler {
     const heads = await listServerHeads(this.db, [...this.owned]);
     const wanted = new Map(heads.map((h) => [h.serverId, h.configHash]));
     const gone = [...this.owned].filter((id) => !wanted.has(id));
-    void this.stopSessions([...this.running.keys()].filter((id) => !wanted.has(id)));
+    await this.stopBeforeRelease([...this.running.keys()].filter((id) => !wanted.has(id)));
     if (gone.length) {
       await releaseLeases(this.leaseDb, this.workerId, gone);
       gone.forEach((id) => this.owned.delete(id));
@@ -173,6 +173,19 @@ export class Scheduler {
    * take a while to wind down, and lease renewal must never wait for it (its writes are fenced,
    * so a session still winding down can no longer write for a server it lost).
    */
+  /**
+   * Sessions we still hold leases for (handed over, disabled, deleted) get a moment to record
+   * "stopped" while the lease still fences their write; a session slow to wind down is not waited
+   * for longer than a third of the lease TTL, so renewal never slips.
+   */
+  private async stopBeforeRelease(serverIds: string[]): Promise<void> {
+    if (serverIds.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(5_000, this.ttl / 3))));
+    await Promise.race([this.stopSessions(serverIds), patience]);
+    clearTimeout(timer);
+  }
+
   /** A slot of the fair queue; stdio servers also take one of the few process-spawning slots. */
   private async admit(server: RunnableServer, signal: AbortSignal): Promise<() => void> {
     const release = await this.queue.acquire(server.tenantId, signal);

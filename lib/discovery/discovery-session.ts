@@ -413,8 +413,9 @@ export class DiscoverySession<C = unknown> {
       this.stateRetries = 0;
     } catch (error) {
       this.sink.log(`could not store session state: ${describeError(error).message}`);
+      // A stopped session does not retry: its lease may be gone already (hand-over, deletion).
+      if (this.stopping) return;
       this.unsavedState = merged;
-      if (this.stopping && merged.status !== "stopped") return;
       this.stateRetries++;
       this.stateRetry = setTimeout(() => {
         const pending = this.unsavedState;
