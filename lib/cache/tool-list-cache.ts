@@ -90,7 +90,14 @@ export class ToolListCache {
       const result = await this.lock.tryAcquire(flightKeyOf(id));
       if (result.kind === "unavailable") return { kind: "fetch" };
       if (result.kind === "acquired") {
-        const entry = await this.findUsable(id, notBefore);
+        // A lock left held would make every later fetch of this list wait the full 15 s.
+        let entry: ToolListCacheEntry | null;
+        try {
+          entry = await this.findUsable(id, notBefore);
+        } catch (error) {
+          await result.release();
+          throw error;
+        }
         if (!entry) return { kind: "fetch", release: result.release };
         await result.release();
         return { kind: "served", entry };
