@@ -24,6 +24,8 @@ export const EnvSchema = z.object({
   TOOLWATCH_LISTING_CONCURRENCY: int(32, 1),
   // Of those, stdio servers at once (each connect of a stdio server starts a process).
   TOOLWATCH_STDIO_CONCURRENCY: int(4, 1),
+  // Alert evaluations one worker runs at once, off the listing slots (snapshots land first).
+  TOOLWATCH_EVALUATION_CONCURRENCY: int(2, 1),
   // Connections in each process's Postgres pool (the worker adds 2 of its own for leases).
   TOOLWATCH_DB_POOL: int(10, 2),
   // Instance defaults of the per-team quotas (an instance administrator can set each team's own):

@@ -64,6 +64,7 @@ const scheduler = new Scheduler(
     leaseDb,
     concurrency: env.TOOLWATCH_LISTING_CONCURRENCY,
     stdioConcurrency: env.TOOLWATCH_STDIO_CONCURRENCY,
+    evaluationConcurrency: env.TOOLWATCH_EVALUATION_CONCURRENCY,
     listingsPerMinute: (tenantId) => listingRates.byTeam.get(tenantId) ?? listingRates.fallback,
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,

@@ -4,6 +4,7 @@ import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discov
 import { listRunnableServers, listServerHeads, type RunnableServer } from "../lib/servers/list-runnable-servers";
 import { FairQueue } from "../lib/workers/fair-queue";
 import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
+import { EvaluationQueue } from "./evaluation-queue";
 import { createSessionSink } from "./session-sink";
 
 type Running = { configHash: string; session: DiscoverySession };
@@ -26,6 +27,8 @@ export type SchedulerOptions = {
   concurrency?: number;
   /** Of those, how many may be stdio servers (each connect starts a process); default 4. */
   stdioConcurrency?: number;
+  /** Alert evaluations run at once, off the listing slots; default 2. */
+  evaluationConcurrency?: number;
   /** Listings per minute a team may start (0 = unlimited); read on each admission. */
   listingsPerMinute?: (tenantId: string) => number;
 };
@@ -52,6 +55,7 @@ export class Scheduler {
   private readonly ttl: number;
   private readonly leaseDb: Db;
   readonly queue: FairQueue;
+  readonly evaluations: EvaluationQueue;
   private readonly spawnQueue: FairQueue;
 
   constructor(
@@ -65,6 +69,7 @@ export class Scheduler {
     this.leaseDb = options.leaseDb ?? db;
     this.queue = new FairQueue({ width: options.concurrency ?? 32, ratePerMinute: options.listingsPerMinute });
     this.spawnQueue = new FairQueue({ width: options.stdioConcurrency ?? 4 });
+    this.evaluations = new EvaluationQueue(options.evaluationConcurrency ?? 2);
   }
 
   get size(): number {
@@ -147,7 +152,7 @@ export class Scheduler {
     }
     const log = (line: string) => this.log(`${server.name}: ${line}`);
     const ctx = { tenantId: server.tenantId, actor: { kind: "system" as const, id: this.workerId }, db: this.db };
-    const sink = createSessionSink(ctx, server, this.workerId, log, this.options.listCache);
+    const sink = createSessionSink(ctx, server, this.workerId, log, this.evaluations, this.options.listCache);
     if (server.config.transport === "stdio" && this.options.stdioPolicy === "off") {
       await sink.state({ status: "down", reason: "stdio servers are disabled", error: { code: "STDIO_DISABLED", message: "This instance does not run stdio servers (TOOLWATCH_STDIO_POLICY=off)" } });
       return;
@@ -232,6 +237,7 @@ export class Scheduler {
     await this.chain;
     await this.stopSessions([...this.running.keys()]);
     await Promise.all([...this.winding]);
+    await this.evaluations.drain();
     await releaseLeases(this.leaseDb, this.workerId).catch((error: Error) => this.log(`could not release leases: ${error.message}`));
     this.owned.clear();
   }

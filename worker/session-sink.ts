@@ -1,8 +1,7 @@
-import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
+import type { EvaluationQueue } from "./evaluation-queue";
 import { raiseDivergence } from "../lib/alerts/raise-divergence";
 import { endpointKeyOf } from "../lib/cache/cache-key";
 import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
-import { markEvaluated } from "../lib/alerts/mark-evaluated";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import { updateSessionState } from "../lib/sessions/update-session-state";
@@ -20,6 +19,7 @@ export function createSessionSink(
   server: { serverId: string; configHash: string; config: ServerConnectionConfig },
   workerId: string,
   rawLog: (line: string) => void,
+  evaluations: EvaluationQueue,
   cache?: ToolListCache,
 ): DiscoverySink<CacheMeta | null> {
   const { serverId, configHash } = server;
@@ -76,20 +76,12 @@ export function createSessionSink(
         const { opened } = await raiseDivergence(ctx, serverId, cached.divergence, { snapshotId: result.snapshotId, leaseHolder: workerId });
         log(`R31: the public tool list differs from another authorization context's (${opened ? "alert opened" : "alert updated"})`);
       }
-      // Judged against the baselines right after it commits, fenced by the same lease. An unchanged
-      // re-list of a judged snapshot needs nothing; one a dead worker left unjudged gets a cheap
-      // catch-up that judges only what no baseline or alert covers yet.
+      // Judged against the baselines once it is stored, fenced by the same lease, in the
+      // worker's evaluation queue (off the listing slot). An unchanged re-list of a judged
+      // snapshot needs nothing; one a dead worker left unjudged gets a catch-up that judges only
+      // what no baseline or alert covers yet.
       if (result.evaluated) return;
-      try {
-        const evaluation = await evaluateSnapshot(ctx, { serverId, trigger: result.kind, leaseHolder: workerId });
-        await markEvaluated(ctx, result.snapshotId);
-        const { opened, updated, resolved, autoAccepted } = evaluation;
-        if (opened.length || updated.length || resolved.length || autoAccepted.length) {
-          log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
-        }
-      } catch (error) {
-        log(`could not evaluate alerts: ${(error as Error).message}`);
-      }
+      evaluations.request({ ctx, serverId, kind: result.kind, leaseHolder: workerId, log });
     },
   };
 }
