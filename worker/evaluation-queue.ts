@@ -65,6 +65,11 @@ export class EvaluationQueue {
     }
   }
 
+  /** Waits until every requested evaluation has run (tests). */
+  async drainWithoutDropping(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Shutdown: evaluations not started yet are dropped (their snapshots stay unjudged and get a catch-up later); running ones finish. */
   async drain(): Promise<void> {
     this.pending.clear();

@@ -1,0 +1,56 @@
+import "../helpers/test-env";
+import { describe, expect, it } from "vitest";
+import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
+import { acquireLeases, releaseLeases } from "../../lib/workers/leases";
+import { EvaluationQueue } from "../../worker/evaluation-queue";
+import { createServer, createTenantContext, testDb } from "../helpers/factories";
+import { POISONED_ADD, notes } from "./alerts-fixtures";
+
+// The worker's evaluation queue (issue 12): judging runs off the listing path, coalesces per
+// server, and never loses a judgement — a failed one leaves the snapshot unjudged for a catch-up.
+describe("EvaluationQueue", () => {
+  it("coalesces requests per server, judges the latest snapshot once as 'created', and marks it judged", async () => {
+    const ctx = await createTenantContext("evalq");
+    const serverId = (await createServer(ctx, "evalq", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const first = await recordSnapshot(ctx, { serverId, tools: [notes()], trigger: "connect" });
+    const second = await recordSnapshot(ctx, { serverId, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
+    expect(second.kind).toBe("created");
+    const lines: string[] = [];
+    const queue = new EvaluationQueue(1);
+    // Hold the only slot so both requests meet in the queue.
+    const blocker = createServer(ctx, "evalq-other", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
+    queue.request({ ctx, serverId: (await blocker).id, kind: "confirmed", leaseHolder: "", log: () => undefined });
+    queue.request({ ctx, serverId, kind: "confirmed", leaseHolder: "", log: (l) => lines.push(l) });
+    queue.request({ ctx, serverId, kind: "created", leaseHolder: "", log: (l) => lines.push(l) });
+    expect(queue.waiting).toBe(2);
+    await queue.drainWithoutDropping();
+    // One evaluation ran for the server (one "alerts:" line), with list-level rules on ("created").
+    expect(lines.filter((l) => l.startsWith("alerts:"))).toHaveLength(1);
+    const alerts = await testDb().alert.findMany({ where: { serverId } });
+    expect(alerts.map((a) => [a.kind, a.toolName])).toEqual([["suspicious_content", "add"]]);
+    const snaps = await testDb().snapshot.findMany({ where: { serverId }, orderBy: { takenAt: "asc" }, select: { id: true, evaluated: true } });
+    expect(snaps).toEqual([{ id: first.snapshotId, evaluated: false }, { id: second.snapshotId, evaluated: true }]);
+  });
+
+  it("a judgement refused by the lease fence leaves the snapshot unjudged, so the next owner catches up", async () => {
+    const ctx = await createTenantContext("evalq-fence");
+    const serverId = (await createServer(ctx, "fenced", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} })).id;
+    await acquireLeases(testDb(), "evalq-owner", 10_000, 60_000);
+    try {
+      const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
+      const lines: string[] = [];
+      const queue = new EvaluationQueue(2);
+      queue.request({ ctx, serverId, kind: "created", leaseHolder: "evalq-intruder", log: (l) => lines.push(l) });
+      await queue.drainWithoutDropping();
+      expect(lines.join("\n")).toMatch(/could not evaluate alerts: .*no longer holds the lease/);
+      expect(await testDb().alert.count({ where: { serverId } })).toBe(0);
+      expect((await testDb().snapshot.findUniqueOrThrow({ where: { id: snap.snapshotId } })).evaluated).toBe(false);
+      // The next listing of the unchanged list says it still needs judging.
+      const again = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "poll" });
+      expect(again).toMatchObject({ kind: "confirmed", evaluated: false });
+    } finally {
+      await releaseLeases(testDb(), "evalq-owner");
+      await testDb().mcpServer.updateMany({ where: { tenantId: ctx.tenantId }, data: { enabled: false } });
+    }
+  });
+});
