@@ -83,7 +83,12 @@ async function delivered(client: Client, tenantId: string, serverId: string): Pr
   while (Date.now() < deadline) {
     await notify(tenantId, serverId);
     for (let i = 0; i < 10; i++) {
-      if (heard(client, serverId) > before) return;
+      if (heard(client, serverId) > before) {
+        // An earlier NOTIFY of this loop may still be on its way: let it land, so callers that
+        // count events from here on count only their own.
+        await new Promise((r) => setTimeout(r, 500));
+        return;
+      }
       await new Promise((r) => setTimeout(r, 30));
     }
   }
