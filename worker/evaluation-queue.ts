@@ -1,5 +1,4 @@
 import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
-import { markEvaluated } from "../lib/alerts/mark-evaluated";
 import type { ServiceContext } from "../lib/context";
 import { FairQueue } from "../lib/workers/fair-queue";
 
@@ -53,7 +52,6 @@ export class EvaluationQueue {
     try {
       if (!job) return;
       const evaluation = await evaluateSnapshot(job.ctx, { serverId, trigger: job.kind, leaseHolder: job.leaseHolder });
-      if (evaluation.snapshotId) await markEvaluated(job.ctx, evaluation.snapshotId);
       const { opened, updated, resolved, autoAccepted } = evaluation;
       if (opened.length || updated.length || resolved.length || autoAccepted.length) {
         job.log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);

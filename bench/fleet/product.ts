@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../../tests/helpers/processes";
 import { cmdline, descendants } from "./proc-stats";
+
 
 // The product as a user starts it: `npm start` (scripts/start.ts) with the demo off, a fresh
 // data dir and a free port. The web, worker and Postgres pids are found in its process tree.
@@ -23,16 +24,6 @@ export type Product = {
   stop(): Promise<void>;
 };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function waitFor(child: ChildProcess, out: () => string, pattern: RegExp, timeoutMs: number, what: string): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -63,6 +63,8 @@ export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnaps
       // Last, so the per-name locks it takes are held only until commit, not through the scans.
       const change = await syncToolNameIndex(tx, ctx.tenantId, server.id, current, await indexedNames(tx, ctx.tenantId, server.id));
       await evaluateCollisions(ev, [...change.added, ...change.removed]);
+      // Judged: an unchanged re-list of this snapshot needs no catch-up (commits with the judgement).
+      await tx.snapshot.update({ where: { id: latest.id }, data: { evaluated: true } });
       return ev.result;
     },
     // Scanning a large list takes CPU time inside the transaction; the default 5 s is too tight on a busy host.
