@@ -7,26 +7,53 @@ export type EvaluationRequest = {
   serverId: string;
   /** "created": a new snapshot (every rule runs); "confirmed": a catch-up of an unjudged one. */
   kind: "created" | "confirmed";
+  /**
+   * The server's first snapshot (no earlier one to change from): judged in the first-look lane,
+   * which yields to waiting listings. A change to a known server — a possible rug pull — is judged
+   * in the change lane, which never waits for a sweep.
+   */
+  firstLook?: boolean;
   leaseHolder: string;
   log: (line: string) => void;
 };
 
+export type EvaluationQueueOptions = {
+  /** Evaluations run at once in each lane. */
+  width: number;
+  /** True while listings wait for a slot: first looks hold back then (a sweep stores snapshots first). */
+  listingsWaiting?: () => boolean;
+  /** The longest a first look holds back for listings (ms); then it runs anyway. */
+  maxYieldMs?: number;
+};
+
+const YIELD_POLL_MS = 100;
+export const MAX_FIRST_LOOK_YIELD_MS = 60_000;
+
 /**
  * Alert evaluation off the listing path (issue 12): a listing's slot is given back once its
- * snapshot is stored, and the judging runs here, a few at a time, fair across teams. During a
- * sweep of thousands of new servers the snapshots land first and their judgements follow; at
- * steady state the queue is empty and a change is judged at once. Requests for a server coalesce
- * (evaluation always judges the server's latest snapshot). A snapshot whose evaluation fails or
- * never runs (worker killed, lease handed over) stays unjudged, and the next listing of it, by
- * whichever worker owns it then, evaluates it as a catch-up.
+ * snapshot is stored, and the judging runs here, a few at a time, fair across teams, in two lanes:
+ * - changes to servers already seen (a rug pull is judged at once, never behind a sweep);
+ * - first looks at new servers, which step aside while listings wait for a slot (for at most
+ *   maxYieldMs): during a sweep of thousands of new servers the CPU goes to storing snapshots, and
+ *   their judgements follow (measured in bench/RESULTS.md: the sweep shortens, the judgements end
+ *   at about the same time as when they competed).
+ * Requests for a server coalesce (evaluation always judges the server's latest snapshot). A
+ * snapshot whose evaluation fails or never runs (worker killed, lease handed over) stays unjudged,
+ * and the next listing of it, by whichever worker owns it then, evaluates it as a catch-up.
  */
 export class EvaluationQueue {
-  private readonly pending = new Map<string, EvaluationRequest>();
-  private readonly queue: FairQueue;
+  private readonly pending = new Map<string, EvaluationRequest & { at: number }>();
+  private readonly changes: FairQueue;
+  private readonly firstLooks: FairQueue;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly maxYieldMs: number;
+  /** Diagnostics and tests: first looks that held back for listings, and for how long in total. */
+  readonly stats = { yielded: 0, yieldedMs: 0 };
 
-  constructor(width: number) {
-    this.queue = new FairQueue({ width });
+  constructor(private readonly options: EvaluationQueueOptions) {
+    this.changes = new FairQueue({ width: options.width });
+    this.firstLooks = new FairQueue({ width: options.width });
+    this.maxYieldMs = options.maxYieldMs ?? MAX_FIRST_LOOK_YIELD_MS;
   }
 
   get waiting(): number {
@@ -39,28 +66,44 @@ export class EvaluationQueue {
       if (job.kind === "created") queued.kind = "created";
       return;
     }
-    this.pending.set(job.serverId, { ...job });
-    const run = this.run(job.serverId, job.ctx.tenantId);
+    this.pending.set(job.serverId, { ...job, at: Date.now() });
+    const run = this.run(job.serverId, job.ctx.tenantId, job.firstLook === true);
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
   }
 
-  private async run(serverId: string, tenantId: string): Promise<void> {
-    const release = await this.queue.acquire(tenantId);
-    const job = this.pending.get(serverId);
-    this.pending.delete(serverId);
+  private async run(serverId: string, tenantId: string, firstLook: boolean): Promise<void> {
+    const release = await (firstLook ? this.firstLooks : this.changes).acquire(tenantId);
     try {
+      if (firstLook) await this.yieldToListings(serverId);
+      const job = this.pending.get(serverId);
+      this.pending.delete(serverId);
       if (!job) return;
-      const evaluation = await evaluateSnapshot(job.ctx, { serverId, trigger: job.kind, leaseHolder: job.leaseHolder });
-      const { opened, updated, resolved, autoAccepted } = evaluation;
-      if (opened.length || updated.length || resolved.length || autoAccepted.length) {
-        job.log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
+      try {
+        const evaluation = await evaluateSnapshot(job.ctx, { serverId, trigger: job.kind, leaseHolder: job.leaseHolder });
+        const { opened, updated, resolved, autoAccepted } = evaluation;
+        if (opened.length || updated.length || resolved.length || autoAccepted.length) {
+          job.log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
+        }
+      } catch (error) {
+        job.log(`could not evaluate alerts: ${(error as Error).message}`);
       }
-    } catch (error) {
-      job?.log(`could not evaluate alerts: ${(error as Error).message}`);
     } finally {
       release();
     }
+  }
+
+  /** Holds a first look (already in its slot, so only `width` of them poll) while listings wait. */
+  private async yieldToListings(serverId: string): Promise<void> {
+    const waiting = this.options.listingsWaiting;
+    if (!waiting?.()) return;
+    const started = Date.now();
+    const requestedAt = this.pending.get(serverId)?.at ?? started;
+    this.stats.yielded++;
+    while (waiting() && Date.now() - requestedAt < this.maxYieldMs && this.pending.has(serverId)) {
+      await new Promise((resolve) => setTimeout(resolve, YIELD_POLL_MS));
+    }
+    this.stats.yieldedMs += Date.now() - started;
   }
 
   /** Waits until every requested evaluation has run (tests). */

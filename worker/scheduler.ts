@@ -69,7 +69,7 @@ export class Scheduler {
     this.leaseDb = options.leaseDb ?? db;
     this.queue = new FairQueue({ width: options.concurrency ?? 32, ratePerMinute: options.listingsPerMinute });
     this.spawnQueue = new FairQueue({ width: options.stdioConcurrency ?? 4 });
-    this.evaluations = new EvaluationQueue(options.evaluationConcurrency ?? 2);
+    this.evaluations = new EvaluationQueue({ width: options.evaluationConcurrency ?? 2, listingsWaiting: () => this.queue.queued > 0 });
   }
 
   get size(): number {

@@ -81,7 +81,7 @@ export function createSessionSink(
       // snapshot needs nothing; one a dead worker left unjudged gets a catch-up that judges only
       // what no baseline or alert covers yet.
       if (result.evaluated) return;
-      evaluations.request({ ctx, serverId, kind: result.kind, leaseHolder: workerId, log });
+      evaluations.request({ ctx, serverId, kind: result.kind, firstLook: result.firstLook, leaseHolder: workerId, log });
     },
   };
 }

@@ -38,6 +38,8 @@ export type RecordSnapshotResult = {
   contentHash: string;
   /** Whether the snapshot has already been judged against the baselines (always false when created). */
   evaluated: boolean;
+  /** A created snapshot is the server's first (nothing to change from). */
+  firstLook: boolean;
 };
 
 type ConfirmRow = { outcome: string; snapshot_id: string | null; evaluated: boolean | null; server_version: string | null; prev_keys: Array<[string, string]> | null; gone: ToolLike[] | null };
@@ -64,7 +66,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     const keys = hashed.map((t) => [t.name, t.hash]);
     const [head] = await ctx.db.$queryRaw<ConfirmRow[]>`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys })}::jsonb)`;
     if (!head || head.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
-    if (head.outcome === "confirmed") return { kind: "confirmed", snapshotId: head.snapshot_id!, contentHash, evaluated: head.evaluated === true };
+    if (head.outcome === "confirmed") return { kind: "confirmed", snapshotId: head.snapshot_id!, contentHash, evaluated: head.evaluated === true, firstLook: false };
 
     const previous = head.snapshot_id;
     const diffSummary = previous ? summarizeChange(head.prev_keys ?? [], head.gone ?? [], hashed) : null;
@@ -92,7 +94,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     const [row] = await ctx.db.$queryRaw<RecordRow[]>`SELECT * FROM tw_record_snapshot(${JSON.stringify(payload)}::jsonb)`;
     if (!row || row.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
     if (row.outcome === "server_gone") throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
-    if (row.outcome === "created") return { kind: "created", snapshotId: row.snapshot_id!, contentHash, evaluated: false };
+    if (row.outcome === "created") return { kind: "created", snapshotId: row.snapshot_id!, contentHash, evaluated: false, firstLook: previous === null };
     if (attempt >= MAX_ATTEMPTS) throw new Error(`Server ${input.serverId}: its latest snapshot kept changing while this listing was stored`);
   }
 }

@@ -16,7 +16,7 @@ describe("EvaluationQueue", () => {
     const second = await recordSnapshot(ctx, { serverId, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
     expect(second.kind).toBe("created");
     const lines: string[] = [];
-    const queue = new EvaluationQueue(1);
+    const queue = new EvaluationQueue({ width: 1 });
     // Hold the only slot so both requests meet in the queue.
     const blocker = createServer(ctx, "evalq-other", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
     queue.request({ ctx, serverId: (await blocker).id, kind: "confirmed", leaseHolder: "", log: () => undefined });
@@ -39,7 +39,7 @@ describe("EvaluationQueue", () => {
     try {
       const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
       const lines: string[] = [];
-      const queue = new EvaluationQueue(2);
+      const queue = new EvaluationQueue({ width: 2 });
       queue.request({ ctx, serverId, kind: "created", leaseHolder: "evalq-intruder", log: (l) => lines.push(l) });
       await queue.drainWithoutDropping();
       expect(lines.join("\n")).toMatch(/could not evaluate alerts: .*no longer holds the lease/);
@@ -52,5 +52,45 @@ describe("EvaluationQueue", () => {
       await releaseLeases(testDb(), "evalq-owner");
       await testDb().mcpServer.updateMany({ where: { tenantId: ctx.tenantId }, data: { enabled: false } });
     }
+  });
+
+  it("first looks step aside while listings wait for a slot; a change to a known server is judged meanwhile", async () => {
+    const ctx = await createTenantContext("evalq-lanes");
+    const config = { transport: "streamable_http" as const, url: "http://127.0.0.1:9/mcp", headers: {} };
+    const fresh = (await createServer(ctx, "fresh", config, { enabled: false })).id;
+    const known = (await createServer(ctx, "known", config, { enabled: false })).id;
+    const freshSnap = await recordSnapshot(ctx, { serverId: fresh, tools: [POISONED_ADD], trigger: "connect" });
+    const knownFirst = await recordSnapshot(ctx, { serverId: known, tools: [notes()], trigger: "connect" });
+    const knownChange = await recordSnapshot(ctx, { serverId: known, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
+    expect([freshSnap.firstLook, knownFirst.firstLook, knownChange.firstLook]).toEqual([true, true, false]);
+    const evaluated = async (id: string) => (await testDb().snapshot.findUniqueOrThrow({ where: { id } })).evaluated;
+
+    let listingsWaiting = true;
+    const queue = new EvaluationQueue({ width: 1, listingsWaiting: () => listingsWaiting });
+    queue.request({ ctx, serverId: fresh, kind: "created", firstLook: true, leaseHolder: "", log: () => undefined });
+    queue.request({ ctx, serverId: known, kind: "created", firstLook: false, leaseHolder: "", log: () => undefined });
+    for (let i = 0; i < 100 && !(await evaluated(knownChange.snapshotId)); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await evaluated(knownChange.snapshotId)).toBe(true);
+    // The first look is still holding back: nothing judged, no alert yet.
+    expect(await evaluated(freshSnap.snapshotId)).toBe(false);
+    expect(await testDb().alert.count({ where: { serverId: fresh } })).toBe(0);
+    expect(queue.waiting).toBe(1);
+    listingsWaiting = false;
+    await queue.drainWithoutDropping();
+    expect(await evaluated(freshSnap.snapshotId)).toBe(true);
+    expect((await testDb().alert.findMany({ where: { serverId: fresh } })).map((a) => [a.kind, a.toolName])).toEqual([["suspicious_content", "add"]]);
+    expect(queue.stats.yielded).toBe(1);
+  });
+
+  it("a first look holds back for at most maxYieldMs, even while listings keep waiting", async () => {
+    const ctx = await createTenantContext("evalq-maxyield");
+    const serverId = (await createServer(ctx, "starved", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
+    const queue = new EvaluationQueue({ width: 1, listingsWaiting: () => true, maxYieldMs: 300 });
+    queue.request({ ctx, serverId, kind: "created", firstLook: true, leaseHolder: "", log: () => undefined });
+    await queue.drainWithoutDropping();
+    expect((await testDb().snapshot.findUniqueOrThrow({ where: { id: snap.snapshotId } })).evaluated).toBe(true);
+    expect(queue.stats.yielded).toBe(1);
+    expect(queue.stats.yieldedMs).toBeGreaterThanOrEqual(300);
   });
 });
