@@ -1,10 +1,12 @@
+import { measureFleetApi } from "./api-load";
 import { measureChangeLatency } from "./change-latency";
 import { measureScaleOut } from "./scale-out";
 import { measureSteadyState } from "./steady-state";
 import { runSweep } from "./sweep";
 
 // `npm run bench -- fleet [--quick] [--sizes=100,500,2000] [--cap=180] [--changes=50]
-//  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]`
+//  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]
+//  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50]`
 // Every run starts a fresh product (`npm start`, demo off, new data dir) and fixture fleet.
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
@@ -17,6 +19,9 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   const fairnessAt = Number(arg("fairness-at", quick ? "100" : "2000"));
   const scaleOutAt = Number(arg("scale-out", "0"));
   const pushEvery = Number(arg("push-every", "20")); // 1 in 20 servers keeps a listen stream
+  // The fleet API through the real web process after the sweep at this size (0: skip).
+  const apiAt = Number(arg("api-at", quick ? "0" : "2000"));
+  const api = { clients: Number(arg("api-clients", "50")), seconds: Number(arg("api-seconds", "10")), snapshotsPerServer: Number(arg("api-snapshots", "50")) };
   const all: Record<string, unknown>[] = [];
   console.log(`fleet: sweeps of ${sizes.join(", ")} servers (cap ${capMs / 1000} s each), ${changes} changes for latency, steady state ${steadyMin} min at ${steadyAt || "—"}`);
   for (const n of sizes) {
@@ -24,6 +29,7 @@ export async function runFleetBench(quick: boolean): Promise<void> {
     try {
       if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 30_000 : 180_000);
       if (steadyMin > 0 && n === steadyAt) run.result.steadyState = await measureSteadyState(run, steadyMin);
+      if (n === apiAt) run.result.fleetApi = await measureFleetApi(run, api);
     } finally {
       await run.stop();
     }
