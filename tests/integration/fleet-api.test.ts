@@ -252,6 +252,30 @@ describe("POST /api/v1/servers/batch", () => {
     expect(await testDb().mcpServer.count({ where: { tenantId: teamA.id, name: { startsWith: "bravo-batch-" } } })).toBe(0);
   });
 
+  it("stores every column a single POST would (stdio env sealed, cwd, args, policy, poll interval, audit details)", async () => {
+    const body = { name: "cols-stdio", transport: "stdio", command: "node", args: ["-e", "1"], cwd: "/tmp", env: { API_TOKEN: "sekret-env" }, enabled: false, auditPolicy: "strict", pollIntervalSeconds: 900, tags: ["cols"] };
+    const res = expectStatus(await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: [body] } }), 201);
+    const row = await testDb().mcpServer.findUniqueOrThrow({ where: { id: res.json.items[0].id } });
+    expect(row).toMatchObject({ name: "cols-stdio", transport: "stdio", command: "node", args: ["-e", "1"], cwd: "/tmp", url: null, headersEncrypted: null, enabled: false, auditPolicy: "strict", pollIntervalSeconds: 900, tags: ["cols"] });
+    expect(row.envEncrypted).not.toContain("sekret-env");
+    expect(decryptJson(TEST_KEY, row.envEncrypted!)).toEqual({ API_TOKEN: "sekret-env" });
+    expect(row.configHash).toMatch(/^[0-9a-f]{64}$/);
+    const audit = await testDb().auditEvent.findFirstOrThrow({ where: { tenantId: teamA.id, action: "server.created", targetId: row.id } });
+    expect(audit).toMatchObject({ targetType: "server", details: { name: "cols-stdio", transport: "stdio", auditPolicy: "strict", batch: true, envKeys: ["API_TOKEN"] } });
+    expect(JSON.stringify(audit.details)).not.toContain("sekret-env");
+  });
+
+  it("two batches racing for one name: one 201, the other a 409 naming the conflict, never a 500", async () => {
+    const [a, b] = await Promise.all([
+      call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: [http("race-x"), http("race-a")] } }),
+      call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: [http("race-x"), http("race-b")] } }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    const loser = a.status === 409 ? a : b;
+    expect(loser.json.error.message).toContain("already exists");
+    expect(await countNamed("race-")).toBe(2);
+  });
+
   it("creates all 300 servers with sealed secrets, one audit event each, and lists them", async () => {
     const servers = Array.from({ length: 300 }, (_, i) => http(`bulk-${pad(i)}`, { headers: { Authorization: `Bearer token-${i}` }, tags: ["bulk"] }));
     const res = expectStatus(await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers } }), 201);
