@@ -5,6 +5,12 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const STAMP = path.join(ROOT, ".next", "toolwatch-build.json");
+/**
+ * server.ts compiled to one ESM file (node_modules stay external). `npm start` runs the web
+ * process from it with plain node: through the tsx loader (a hooks thread that sees every import)
+ * the web process used ~40 MiB more RSS (bench/RESULTS.md, "web RSS").
+ */
+export const WEB_BUNDLE = path.join(ROOT, ".next", "toolwatch-web.mjs");
 const INPUTS = ["app", "lib", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
 const SKIP = new Set(["generated", "node_modules"]);
 
@@ -29,7 +35,7 @@ export function buildFingerprint(): string {
 export async function buildIfNeeded(log: (line: string) => void = console.log): Promise<"built" | "up-to-date"> {
   const fingerprint = buildFingerprint();
   const stamp = fs.existsSync(STAMP) ? (JSON.parse(fs.readFileSync(STAMP, "utf8")) as { fingerprint?: string }) : {};
-  if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return "up-to-date";
+  if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(WEB_BUNDLE)) return "up-to-date";
   log("building the web app (next build)…");
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
@@ -41,10 +47,29 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
   });
+  await bundleWebServer();
   // Next may rewrite tsconfig.json during the build; stamp what the inputs are now.
   fs.writeFileSync(STAMP, JSON.stringify({ fingerprint: buildFingerprint(), builtAt: new Date().toISOString() }));
   log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return "built";
+}
+
+/** Compiles server.ts (and the lib/ modules it imports) for plain node; see WEB_BUNDLE. */
+export async function bundleWebServer(): Promise<void> {
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: [path.join(ROOT, "server.ts")],
+    outfile: WEB_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    // The bundle lives in .next/: the project root (Next's `dir`) is its parent.
+    define: { "import.meta.dirname": "__toolwatchRoot" },
+    banner: { js: 'import { fileURLToPath as __toolwatchPath } from "node:url"; const __toolwatchRoot = __toolwatchPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");' },
+    logLevel: "warning",
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -58,7 +58,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   await waitFor(child, () => out, /Toolwatch is ready at[\s\S]*watching \d+ server|watching \d+ server[\s\S]*Toolwatch is ready at/, 300_000, "npm start");
   const tree = descendants(child.pid!);
   const find = (re: RegExp) => tree.find((p) => re.test(cmdline(p)));
-  const webPid = find(/tsx server\.ts/);
+  const webPid = find(/tsx server\.ts|toolwatch-web\.mjs/);
   const workerPid = find(/tsx worker\/main\.ts/);
   const postgresPid = tree.find((p) => /\/postgres\s+-D|bin\/postgres/.test(cmdline(p)) && !/postgres:/.test(cmdline(p)));
   if (!webPid || !workerPid || !postgresPid) throw new Error(`could not find web/worker/postgres in the process tree of ${child.pid}`);

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
+// As scripts/supervisor.ts: a production web process runs the compiled server (scripts/build-if-needed.ts WEB_BUNDLE).
+const WEB_BUNDLE = path.join(ROOT, ".next", "toolwatch-web.mjs");
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,7 +22,9 @@ export type Proc = { child: ChildProcess; output: () => string; exited: Promise<
 
 /** Spawns one of the product's processes (server.ts, worker/main.ts) as `npm start` would. */
 export function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp, timeoutMs = 60_000): Promise<Proc> {
-  const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const compiled = script === "server.ts" && env.NODE_ENV === "production" && fs.existsSync(WEB_BUNDLE);
+  const args = compiled ? [WEB_BUNDLE] : ["--import", "tsx", script];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   // Created right away so a fast exit is never missed.
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
