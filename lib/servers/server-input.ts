@@ -11,17 +11,18 @@ const stringMap = z.record(z.string().min(1).max(200), z.string().max(8_000));
 // naming its field as headers["name"] / env["name"]; values are never repeated (they are secrets).
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ENV_NAME = /^[^=\s\x00-\x1f\x7f]+$/;
-const field = (map: string, name: string) => `${map}[${JSON.stringify(name)}]`;
+/** The map key as a path segment that lib/validation.ts attaches as headers["name"]. */
+const key = (name: string) => `[${JSON.stringify(name)}]`;
 const headerMap = stringMap.superRefine((headers, ctx) => {
   for (const [name, value] of Object.entries(headers)) {
-    if (!TOKEN.test(name)) ctx.addIssue({ code: "custom", path: [field("headers", name)], message: "is not a valid header name (RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~, no spaces)" });
-    else if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: "custom", path: [field("headers", name)], message: "the value contains a line break (CR or LF) or a NUL character" });
+    if (!TOKEN.test(name)) ctx.addIssue({ code: "custom", path: [key(name)], message: "is not a valid header name (RFC 9110 token: letters, digits and !#$%&'*+-.^_`|~, no spaces)" });
+    else if (/[\r\n\0]/.test(value)) ctx.addIssue({ code: "custom", path: [key(name)], message: "the value contains a line break (CR or LF) or a NUL character" });
   }
 });
 const envMap = stringMap.superRefine((env, ctx) => {
   for (const [name, value] of Object.entries(env)) {
-    if (!ENV_NAME.test(name)) ctx.addIssue({ code: "custom", path: [field("env", name)], message: 'is not a valid environment variable name (no "=", NUL, white space or control characters)' });
-    else if (value.includes("\0")) ctx.addIssue({ code: "custom", path: [field("env", name)], message: "the value contains a NUL character" });
+    if (!ENV_NAME.test(name)) ctx.addIssue({ code: "custom", path: [key(name)], message: 'is not a valid environment variable name (no "=", NUL, white space or control characters)' });
+    else if (value.includes("\0")) ctx.addIssue({ code: "custom", path: [key(name)], message: "the value contains a NUL character" });
   }
 });
 const noNul = (what: string) => [(v: string) => !v.includes("\0"), `${what} cannot contain a NUL character`] as const;

@@ -7,10 +7,19 @@ vi.hoisted(() => {
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
 import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createTargetFetches } from "../../lib/discovery/node/guarded-fetch";
+import { privateTargetsRule } from "../../lib/discovery/node/network-guard";
+import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
+import { startWebhookDispatcher } from "../../worker/webhook-dispatcher";
+import { Scheduler } from "../../worker/scheduler";
+import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
+import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 
 // Issue 13, from the attacker's side: on an instance with open sign-up, a stranger signs up,
 // creates a team of their own and points a webhook and an MCP server at a service on the
@@ -114,5 +123,81 @@ describe("a team an instance administrator belongs to may use them", () => {
     expectStatus(await call("POST", "/api/v1/servers", { as: admin.caller, body: { name: `mcp-${uniq()}`, transport: "streamable-http", url: `${internalUrl}/mcp`, enabled: false } }), 201);
     const key = await mintKey(admin.caller, "admin");
     expectStatus(await call("POST", "/api/v1/servers", { as: key.caller, body: { name: `mcp-${uniq()}`, transport: "streamable-http", url: `http://localhost:9/mcp`, enabled: false } }), 201);
+  });
+});
+
+// After registration, the worker decides again on the address it really connects to: a row that
+// points at loopback behind the API's back (saved before the rule, or a name that resolved to a
+// public address when saved and to 127.0.0.1 now) is refused before a packet is sent.
+describe("at delivery and connect time the worker refuses them for the stranger's team", () => {
+  // The worker's wiring (worker/main.ts): two guarded fetches, the team's right picks one.
+  const targets = createTargetFetches({ privateRule: privateTargetsRule("admins"), maxResponseBytes: 64 * 1024, isStreaming: () => false });
+  afterAll(() => targets.close());
+
+  const deliverTest = async (as: TestUser, url: string) => {
+    const hook = expectStatus(await call("POST", "/api/v1/webhooks", { as: as.caller, body: { name: `hook-${uniq()}`, url: "https://hooks.example.invalid/services/T/B/x" } }), 201).json;
+    await testDb().webhook.update({ where: { id: hook.id }, data: sealWebhookUrl(TEST_KEY, url) });
+    expectStatus(await call("POST", `/api/v1/webhooks/${hook.id}/test`, { as: as.caller }), 202);
+    const dispatcher = await startWebhookDispatcher({ databaseUrl: inject("databaseUrl"), db: testDb(), key: TEST_KEY, targets, policy: "admins", retryLimit: 0, pollingIntervalSeconds: 0.5, sweepIntervalMs: 1_000 });
+    try {
+      await waitFor("delivery settled", () => testDb().webhookDelivery.findFirstOrThrow({ where: { webhookId: hook.id } }), (d) => d.status === "dead" || d.status === "delivered");
+    } finally {
+      await dispatcher.stop();
+    }
+    return expectStatus(await call("GET", `/api/v1/webhooks/${hook.id}/deliveries`, { as: as.caller }), 200);
+  };
+
+  it("a stranger's webhook at loopback: dead at once, the rule in the log, nothing sent, no body", async () => {
+    const before = hits;
+    const log = await deliverTest(stranger, `${internalUrl}/hook`);
+    expect(hits).toBe(before);
+    expect(log.json.items[0]).toMatchObject({ status: "dead", attempts: 1, statusCode: null });
+    expect(log.json.items[0].lastError).toMatch(RULE);
+    expect(log.text).not.toContain(SECRET_BODY);
+  });
+
+  it("an administrator's team reaches it, and its log keeps the status, never the body", async () => {
+    const before = hits;
+    const log = await deliverTest(admin, `${internalUrl}/hook`);
+    expect(hits).toBe(before + 1);
+    expect(log.json.items[0]).toMatchObject({ status: "dead", attempts: 1, statusCode: 500, lastError: "HTTP 500 Internal Server Error" });
+    expect(log.text).not.toContain(SECRET_BODY);
+  });
+
+  it("a stranger's MCP server at a loopback MCP server is refused at connect; the administrator's team's is listed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-private-targets-"));
+    writeFixtureState(path.join(dir, "state.json"), { tools: [{ name: "internal_admin_tool", description: "Only for the operator", inputSchema: { type: "object", properties: {} } }] });
+    const fixture = await startHttpFixture(path.join(dir, "state.json"));
+    const config = { transport: "streamable_http" as const, url: fixture.url, headers: {} };
+    const theirs = await createServer({ ...strangerTeam.ctx }, `internal-${uniq()}`, config);
+    const ours = await createServer({ ...adminTeam.ctx }, `internal-${uniq()}`, config);
+    const scheduler = new Scheduler(
+      testDb(),
+      TEST_KEY,
+      `pt-worker-${uniq()}`,
+      {
+        discovery: { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, debounceMs: 100, backoffMaxMs: 60_000 },
+        targets: createTargetFetches({ privateRule: privateTargetsRule("admins"), maxResponseBytes: 16 * 1024 * 1024 }),
+        privateTargets: "admins",
+        liveWorkerWindowMs: 15_000,
+        stdioPolicy: "off",
+      },
+      () => undefined,
+    );
+    try {
+      await scheduler.start();
+      const session = (id: string) => testDb().serverSession.findUnique({ where: { serverId: id } });
+      const refused = await waitFor("the stranger's session to fail", () => session(theirs.id), (s) => s?.lastErrorCode === "TARGET_LOOPBACK");
+      expect(refused!.lastError).toMatch(RULE);
+      await waitFor("the administrator's team's snapshot", () => testDb().snapshot.count({ where: { serverId: ours.id } }), (n) => n === 1);
+      expect(await testDb().snapshot.count({ where: { serverId: theirs.id } })).toBe(0);
+      const detail = expectStatus(await call("GET", `/api/v1/servers/${theirs.id}`, { as: stranger.caller }), 200);
+      expect(detail.text).not.toContain("internal_admin_tool");
+    } finally {
+      await scheduler.stopAll();
+      await testDb().mcpServer.updateMany({ where: { id: { in: [theirs.id, ours.id] } }, data: { enabled: false } });
+      await fixture.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
