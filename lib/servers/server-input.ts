@@ -10,7 +10,7 @@ const stringMap = z.record(z.string().min(1).max(200), z.string().max(8_000));
 // space or control characters; values no NUL (the OS cannot pass one). Refused when saved, each
 // naming its field as headers["name"] / env["name"]; values are never repeated (they are secrets).
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const ENV_NAME = /^[^=\s\x00-\x1f\x7f]+$/;
+const ENV_NAME = /^[^=\s\p{Cc}]+$/u;
 /** The map key as a path segment that lib/validation.ts attaches as headers["name"]. */
 const key = (name: string) => `[${JSON.stringify(name)}]`;
 const headerMap = stringMap.superRefine((headers, ctx) => {
