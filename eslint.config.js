@@ -4,6 +4,14 @@ import tseslint from "typescript-eslint";
 // The dependency rules of the architecture, enforced rather than remembered.
 const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
 
+const PRISMA_ONLY_IN_DB = { selector: "NewExpression[callee.name='PrismaClient']", message: "Only lib/db.ts constructs PrismaClient." };
+const UNGUARDED = "Outbound requests go through the guarded fetch (lib/discovery/node/guarded-fetch.ts: a GuardedFetch passed in), never the global fetch (issue 13).";
+const NO_UNGUARDED_REQUESTS = [
+  { selector: "ImportDeclaration[source.value=/^undici/]", message: UNGUARDED },
+  { selector: "ImportDeclaration[source.value=/^(node:)?https?$/] ImportSpecifier[imported.name=/^(request|get)$/]", message: UNGUARDED },
+  { selector: "CallExpression[callee.object.name=/^https?$/][callee.property.name=/^(request|get)$/]", message: UNGUARDED },
+];
+
 export default tseslint.config(
   { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts", ".scratch/**"] },
   js.configs.recommended,
@@ -61,7 +69,25 @@ export default tseslint.config(
     files: ["lib/**/*.ts"],
     ignores: ["lib/db.ts", "lib/generated/**"],
     rules: {
-      "no-restricted-syntax": ["error", { selector: "NewExpression[callee.name='PrismaClient']", message: "Only lib/db.ts constructs PrismaClient." }],
+      "no-restricted-syntax": ["error", PRISMA_ONLY_IN_DB, ...NO_UNGUARDED_REQUESTS],
     },
   },
+  // Issue 13: every outbound request of lib/, worker/ and cli/ goes through the guarded fetch
+  // (lib/discovery/node/guarded-fetch.ts: SSRF checks after DNS, the team's right to private
+  // targets, a response cap). The global fetch, undici and http(s).request cannot come back; the
+  // types ask for a GuardedFetch, this catches a bare call. Tests and bench are exempt.
+  {
+    files: ["lib/**/*.ts", "worker/**/*.ts", "cli/**/*.ts"],
+    ignores: ["lib/discovery/node/guarded-fetch.ts", "lib/generated/**"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: UNGUARDED }, { name: "XMLHttpRequest", message: UNGUARDED }, { name: "WebSocket", message: UNGUARDED }, { name: "EventSource", message: UNGUARDED }],
+      "no-restricted-properties": ["error", { object: "globalThis", property: "fetch", message: UNGUARDED }, { object: "window", property: "fetch", message: UNGUARDED }],
+    },
+  },
+  {
+    files: ["worker/**/*.ts", "cli/**/*.ts"],
+    rules: { "no-restricted-syntax": ["error", ...NO_UNGUARDED_REQUESTS] },
+  },
+  // The guard itself is built on undici.
+  { files: ["lib/discovery/node/guarded-fetch.ts"], rules: { "no-restricted-syntax": ["error", PRISMA_ONLY_IN_DB] } },
 );

@@ -9,6 +9,9 @@ const testEnv = {
   TOOLWATCH_DATA_DIR: path.join(os.tmpdir(), "toolwatch-test-data"),
   // Tests sign many users up from one address; the brake itself is tested with its own limit.
   TOOLWATCH_AUTH_RATE_LIMIT: "1000",
+  // Suites register loopback fixtures from teams no instance administrator belongs to; the rule
+  // itself (default "admins") is tested in tests/integration/private-targets*.test.ts, which set it.
+  TOOLWATCH_PRIVATE_TARGETS: "all",
 };
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.

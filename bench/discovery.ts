@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { DiscoverySession } from "../lib/discovery/discovery-session";
 import { takeSnapshot } from "../lib/discovery/take-snapshot";
+import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { startHttpFixture, writeFixtureState } from "../tests/fixtures/spawn-fixture";
@@ -19,7 +20,8 @@ const TOOLS = Number(process.env.BENCH_WALK_TOOLS ?? 1000);
 const PAGE = Number(process.env.BENCH_WALK_PAGE ?? 10);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 50);
 const tool = (i: number) => ({ name: `tool_${i}`, description: `Tool ${i} does a thing.`, inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } });
-const opts = { connectTimeoutMs: 30_000, requestTimeoutMs: 30_000, maxPages: 10_000 };
+// The fixture runs on loopback: the worker's guard with private targets allowed, as for an administrator's team.
+const opts = { connectTimeoutMs: 30_000, requestTimeoutMs: 30_000, maxPages: 10_000, fetch: createGuardedFetch({ blockPrivate: false, maxResponseBytes: 16 * 1024 * 1024 }) };
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-bench-discovery-"));
 try {
@@ -87,5 +89,6 @@ try {
     await Promise.all([push.stop(), quiet.stop()]);
   }
 } finally {
+  await opts.fetch.close();
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -35,6 +35,10 @@ export const EnvSchema = z.object({
   TOOLWATCH_QUOTA_MIN_POLL_SECONDS: int(10, 10),
   TOOLWATCH_QUOTA_LISTINGS_PER_MINUTE: int(0, 0),
   TOOLWATCH_MAX_RESPONSE_BYTES: int(16 * 1024 * 1024, 1024),
+  // Who may aim servers and webhooks at private and loopback addresses: teams an instance
+  // administrator belongs to (default), every team, or nobody. Unset: "admins", or "none" under
+  // the older TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1 (kept as an alias). See privateTargetsPolicy().
+  TOOLWATCH_PRIVATE_TARGETS: z.enum(["admins", "all", "none"]).optional(),
   TOOLWATCH_BLOCK_PRIVATE_NETWORKS: boolish.default(false),
   TOOLWATCH_STDIO_POLICY: z.enum(["off", "admins", "all"]).default("admins"),
   TOOLWATCH_HEARTBEAT_MS: int(5_000, 500),
@@ -70,6 +74,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   if (source === process.env) cached = parsed.data;
   return parsed.data;
+}
+
+export type PrivateTargetsPolicy = "admins" | "all" | "none";
+
+/** TOOLWATCH_PRIVATE_TARGETS, or "none" under the legacy TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1, else "admins". */
+export function privateTargetsPolicy(env: Env = loadEnv()): PrivateTargetsPolicy {
+  return env.TOOLWATCH_PRIVATE_TARGETS ?? (env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS ? "none" : "admins");
 }
 
 export function dataDir(env: Env = loadEnv()): string {

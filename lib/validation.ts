@@ -1,10 +1,18 @@
 import type { ZodError } from "zod";
 import { AppError } from "./errors";
 
+/** A zod path as a field name: `servers.0.name`; a segment written `["key"]` (a map key) attaches as `headers["key"]`. */
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((name, segment) => {
+    const text = String(segment);
+    return text.startsWith("[") || !name ? name + text : `${name}.${text}`;
+  }, "");
+}
+
 /** zod issues as a field → message map for 400 bodies. */
 export function fieldErrors(error: ZodError): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const issue of error.issues) out[issue.path.join(".") || "_"] ??= issue.message;
+  for (const issue of error.issues) out[fieldName(issue.path) || "_"] ??= issue.message;
   return out;
 }
 

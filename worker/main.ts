@@ -1,8 +1,9 @@
 import os from "node:os";
 import { closeDb, createDb, getDb } from "../lib/db";
-import { loadEnv, requireDatabaseUrl } from "../lib/env";
+import { loadEnv, privateTargetsPolicy, requireDatabaseUrl } from "../lib/env";
 import { listenForEvents } from "../lib/realtime/listen";
-import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
+import { createTargetFetches } from "../lib/discovery/node/guarded-fetch";
+import { privateTargetsRule } from "../lib/discovery/node/network-guard";
 import { getSecretKey } from "../lib/secrets";
 import { ensureDemoServers } from "../lib/servers/ensure-demo-servers";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
@@ -15,6 +16,7 @@ import { ToolListCache } from "../lib/cache/tool-list-cache";
 import { loadListingRates } from "../lib/tenants/team-quota";
 import { Scheduler } from "./scheduler";
 import { startWebhookDispatcher } from "./webhook-dispatcher";
+import { sealLegacyWebhookUrls } from "../lib/webhooks/webhook-url";
 
 // The worker process: owns every discovery session, never serves HTTP.
 const env = loadEnv();
@@ -32,8 +34,11 @@ const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 
 process.on("unhandledRejection", (reason) => log(`unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`));
 
 // Every HTTP request to a tenant's server goes through the SSRF guard (checked after DNS, on the
-// address actually connected to) and the response size cap.
-const guardedFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS, maxResponseBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES });
+// address actually connected to) and the response size cap. Private and loopback addresses only
+// for teams with the right (TOOLWATCH_PRIVATE_TARGETS), decided per server by the scheduler.
+const privateTargets = privateTargetsPolicy(env);
+const privateRule = privateTargetsRule(privateTargets === "none" ? "none" : "admins");
+const guardedFetches = createTargetFetches({ privateRule, maxResponseBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES });
 
 // Workers share fetches of public lists through Postgres advisory locks (lib/cache/fetch-lock.ts).
 const listCacheLock = env.TOOLWATCH_LIST_CACHE ? createPgFetchLock(url) : undefined;
@@ -58,8 +63,9 @@ const scheduler = new Scheduler(
       debounceMs: env.TOOLWATCH_DEBOUNCE_MS,
       backoffMaxMs: env.TOOLWATCH_BACKOFF_MAX_MS,
       maxMessageBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES,
-      fetch: guardedFetch,
     },
+    targets: guardedFetches,
+    privateTargets,
     leaseTtlMs: env.TOOLWATCH_LEASE_TTL_MS,
     leaseDb,
     concurrency: env.TOOLWATCH_LISTING_CONCURRENCY,
@@ -131,8 +137,12 @@ log(`worker ${workerId} watching ${scheduler.size} server(s)`);
 
 // Alert notifications (pg-boss queue in the same database). Receivers are tenant-supplied URLs:
 // the same SSRF guard as MCP servers, and a small cap on what a receiver may answer.
-const webhookFetch = createGuardedFetch({ blockPrivate: env.TOOLWATCH_BLOCK_PRIVATE_NETWORKS, maxResponseBytes: 64 * 1024, isStreaming: () => false });
-const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, fetch: webhookFetch, log });
+// Receiver URLs written before they were sealed at rest: seal them now (idempotent; every worker may).
+await sealLegacyWebhookUrls(db, key)
+  .then((n) => n > 0 && log(`webhooks: sealed ${n} receiver URL(s) stored in plain text`))
+  .catch((error: Error) => log(`webhooks: sealing stored receiver URLs failed: ${error.message}`));
+const webhookFetch = createTargetFetches({ privateRule, maxResponseBytes: 64 * 1024, isStreaming: () => false });
+const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, targets: webhookFetch, policy: privateTargets, log });
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
@@ -152,7 +162,7 @@ async function shutdown(signal: string): Promise<void> {
   await webhooks.stop();
   await webhookFetch.close();
   await listener.close();
-  await guardedFetch.close();
+  await guardedFetches.close();
   await listCacheLock?.close().catch(() => undefined);
   await fleet?.stop();
   await removeHeartbeat(leaseDb, workerId).catch(() => undefined);

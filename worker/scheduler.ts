@@ -1,16 +1,24 @@
 import type { ToolListCache } from "../lib/cache/tool-list-cache";
 import type { Db } from "../lib/db";
 import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discovery-session";
+import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "../lib/env";
 import { listRunnableServers, listServerHeads, type RunnableServer } from "../lib/servers/list-runnable-servers";
 import { FairQueue } from "../lib/workers/fair-queue";
 import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
 import { EvaluationQueue } from "./evaluation-queue";
 import { createSessionSink } from "./session-sink";
 
-type Running = { configHash: string; session: DiscoverySession };
+/** `head`: the config hash plus the right to private targets; a change of either restarts the session. */
+type Running = { head: string; session: DiscoverySession };
+const headOf = (s: { configHash: string; privateTargets: boolean }) => `${s.configHash}:${s.privateTargets ? "private" : "public"}`;
 
 export type SchedulerOptions = {
-  discovery: Omit<DiscoveryOptions, "pollIntervalMs" | "verdict" | "admit">;
+  discovery: Omit<DiscoveryOptions, "pollIntervalMs" | "verdict" | "admit" | "fetch">;
+  /** The guarded fetches (createTargetFetches): each server's team right picks one. No unguarded fallback. */
+  targets: Pick<TargetFetches, "for">;
+  /** TOOLWATCH_PRIVATE_TARGETS (privateTargetsPolicy()): who may reach private and loopback addresses. */
+  privateTargets: PrivateTargetsPolicy;
   leaseTtlMs?: number;
   /** A worker whose heartbeat is younger than this counts when sharing servers out. */
   liveWorkerWindowMs: number;
@@ -130,16 +138,16 @@ export class Scheduler {
     for (const id of await acquireLeases(this.leaseDb, this.workerId, share - this.owned.size, this.ttl)) this.owned.add(id);
 
     // Cheap heads first; configs (with secrets to decrypt) only for sessions that must (re)start.
-    const heads = await listServerHeads(this.db, [...this.owned]);
-    const wanted = new Map(heads.map((h) => [h.serverId, h.configHash]));
+    const heads = await listServerHeads(this.db, [...this.owned], this.options.privateTargets);
+    const wanted = new Map(heads.map((h) => [h.serverId, headOf(h)]));
     const gone = [...this.owned].filter((id) => !wanted.has(id));
     await this.stopBeforeRelease([...this.running.keys()].filter((id) => !wanted.has(id)));
     if (gone.length) {
       await releaseLeases(this.leaseDb, this.workerId, gone);
       gone.forEach((id) => this.owned.delete(id));
     }
-    const changed = heads.filter((h) => this.running.get(h.serverId)?.configHash !== h.configHash).map((h) => h.serverId);
-    const starting = await listRunnableServers(this.db, this.key, changed);
+    const changed = heads.filter((h) => this.running.get(h.serverId)?.head !== headOf(h)).map((h) => h.serverId);
+    const starting = await listRunnableServers(this.db, this.key, this.options.privateTargets, changed);
     await Promise.all(starting.map((server) => this.startSession(server)));
   }
 
@@ -161,6 +169,8 @@ export class Scheduler {
       server.config,
       {
         ...this.options.discovery,
+        // Decided per server: its team's right to private targets (TOOLWATCH_PRIVATE_TARGETS).
+        fetch: this.options.targets.for(server.privateTargets),
         pollIntervalMs: server.pollIntervalSeconds * 1000,
         verdict: server.verdict,
         // Many servers taken at once (start-up, takeover, a bulk registration) wait their turn
@@ -169,7 +179,7 @@ export class Scheduler {
       },
       sink,
     );
-    this.running.set(server.serverId, { configHash: server.configHash, session });
+    this.running.set(server.serverId, { head: headOf(server), session });
     session.start();
   }
 

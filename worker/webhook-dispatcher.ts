@@ -1,6 +1,8 @@
 import pg from "pg";
 import PgBoss from "pg-boss";
 import type { Db } from "../lib/db";
+import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "../lib/env";
 import { attemptWebhookDelivery, type DeliveryDeps } from "../lib/webhooks/deliver-webhook";
 import { parseWebhookNotice, WEBHOOK_CHANNEL } from "../lib/webhooks/queue-channel";
 
@@ -24,8 +26,10 @@ export type WebhookDispatcherOptions = {
   db: Db;
   /** Instance key that unseals signing secrets. */
   key: Buffer;
-  /** Use the SSRF-guarded fetch (createGuardedFetch) in production. */
-  fetch: typeof fetch;
+  /** The guarded fetches (createTargetFetches, no streaming, small response cap); the team's right picks one. */
+  targets: Pick<TargetFetches, "for">;
+  /** TOOLWATCH_PRIVATE_TARGETS (privateTargetsPolicy()). */
+  policy: PrivateTargetsPolicy;
   log?: (line: string) => void;
   schema?: string;
   /** Retries after the first attempt (total attempts = retryLimit + 1). Default 8. */
@@ -66,7 +70,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
   // Longest legitimate quiet time of a retrying delivery: past it, a row whose job ended is orphaned.
   const longestWaitMs = (retry.retryBackoff ? retry.retryDelay * 2 ** Math.min(16, retry.retryLimit + 1) : retry.retryDelay) * 1000 + expireInSeconds * 1000 + 60_000;
   const abort = new AbortController();
-  const deps: DeliveryDeps = { db: opts.db, key: opts.key, fetch: opts.fetch, timeoutMs, signal: abort.signal };
+  const deps: DeliveryDeps = { db: opts.db, key: opts.key, targets: opts.targets, policy: opts.policy, timeoutMs, signal: abort.signal };
 
   let boss: PgBoss | undefined;
   let stopped = false;

@@ -2,6 +2,7 @@ import type { SnapshotTrigger } from "../listing-trigger";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
 import type { ServerConnectionConfig } from "./connection-config";
 import { describeError } from "./discovery-error";
+import type { GuardedFetch } from "./node/guarded-fetch";
 import { openConnection, type ConnectionFacts, type EraMode, type EraVerdict, type Listing, type OpenConnection } from "./open-connection";
 import { nextStatus, type SessionEvent, type SessionStatusName } from "./session-status";
 import { mergeStateChanges, type SessionStateChange } from "./state-change";
@@ -41,7 +42,8 @@ export type DiscoveryOptions = {
   era?: EraMode;
   /** The era verdict stored from an earlier connection; reused as the SDK's `prior`. */
   verdict?: EraVerdict;
-  fetch?: typeof fetch;
+  /** The guarded fetch for this server's HTTP transport (required: there is no unguarded fallback). */
+  fetch: GuardedFetch;
   maxMessageBytes?: number;
   /** Consecutive failed attempts after which a degraded server counts as down (default 3). */
   downAfterFailures?: number;

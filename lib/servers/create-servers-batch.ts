@@ -10,6 +10,7 @@ import { invalidInput } from "../validation";
 import { invalidateServerPages } from "./server-page-cache";
 import { assertWithinQuota } from "../tenants/team-quota";
 import { prepareServerCreate, withNameConflict, type StdioPermission } from "./save-server";
+import { targetRefusals } from "../network/check-target";
 
 export const MAX_BATCH_SERVERS = 1_000;
 
@@ -52,6 +53,8 @@ export async function createServersBatch(ctx: ServiceContext, raw: unknown, perm
       errors.push({ index, code: error.code, message: error.message });
     }
   });
+  const refusals = await targetRefusals(ctx, prepared.map((p) => p.data.url ?? undefined));
+  refusals.forEach((refusal, i) => refusal && errors.push({ index: prepared[i]!.index, ...refusal }));
   const taken = await ctx.db.$queryRaw<{ name: string }[]>`SELECT name FROM mcp_server WHERE tenant_id = ${ctx.tenantId}::uuid AND name = ANY(${[...seen.keys()]}::text[])`;
   for (const { name } of taken) errors.push({ index: seen.get(name)!, code: "CONFLICT", message: `name: a server named "${name}" already exists in this team` });
   if (errors.length) throw batchRefused(errors);

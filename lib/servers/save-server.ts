@@ -12,6 +12,7 @@ import type { ServerConnectionConfig } from "./server-config";
 import { invalidInput } from "../validation";
 import { assertWithinQuota } from "../tenants/team-quota";
 import { ServerInput, ServerPatch } from "./server-input";
+import { assertTargetAllowed } from "../network/check-target";
 
 export type StdioPermission = { allowStdio: boolean };
 
@@ -53,6 +54,8 @@ export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permissio
 export async function createServer(ctx: ServiceContext, raw: unknown, permission: StdioPermission) {
   requirePermission(ctx, "server:write");
   const { data, auditDetails, requestedPoll } = prepareServerCreate(ctx, raw, permission, getSecretKey());
+  // Private and loopback targets are the team's right (TOOLWATCH_PRIVATE_TARGETS); host names are resolved now too.
+  if (data.url) await assertTargetAllowed(ctx, data.url);
   const created = await withNameConflict(data.name, () =>
     ctx.db.$transaction(async (tx) => {
       const quota = await assertWithinQuota(ctx, tx, { adding: 1, pollIntervals: [requestedPoll] });
@@ -107,6 +110,8 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
   if (config.transport !== "stdio" && patch.url) {
     const checked = ServerInput.safeParse({ name: row.name, transport: "streamable-http", url: patch.url });
     if (!checked.success) throw invalidInput(checked.error);
+    // Only a new address is judged: an unchanged one was judged when saved, and the worker judges every connect.
+    if (patch.url !== row.url) await assertTargetAllowed(ctx, patch.url);
   }
   const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });

@@ -1,20 +1,34 @@
+import { STATUS_CODES } from "node:http";
 import type { Db } from "../db";
+import type { TargetFetches } from "../discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "../env";
+import { teamsWithPrivateTargets } from "../network/private-targets";
 import { decryptJson } from "../secrets";
+import { webhookUrlOf } from "./webhook-url";
 import { renderWebhookBody } from "./payload";
 import { SIGNATURE_HEADER, signWebhookBody, TIMESTAMP_HEADER } from "./sign";
 import type { WebhookFormat, WebhookPayload } from "./types";
 
 // One HTTP attempt of one delivery, and its record on the delivery row. Retry timing belongs to
 // the queue (worker/webhook-dispatcher.ts); this only says whether another attempt makes sense.
+//
+// What the delivery log keeps of an attempt: the status code, the standard reason phrase for it,
+// and our own words for a failure to connect. Never the receiver's body, headers or reason phrase:
+// the log is read by the team, and a receiver is whatever address the team typed, so echoing its
+// answer would turn webhooks into a way to read services the team cannot otherwise reach (the
+// worker's network position, IP allowlists). A receiver's own logs are where its details belong.
+// A refused destination (private targets without the right, metadata…) is refused before any
+// packet is sent, so there is no answer to keep in the first place.
 
 export const USER_AGENT = "Toolwatch-Webhook/1";
-const ERROR_BODY_CHARS = 300;
 
 export type DeliveryDeps = {
   db: Db;
   key: Buffer;
-  /** The SSRF-guarded fetch (lib/discovery/node/guarded-fetch.ts) in production. */
-  fetch: typeof fetch;
+  /** The worker's guarded fetches; the team's right to private targets picks one per delivery. */
+  targets: Pick<TargetFetches, "for">;
+  /** TOOLWATCH_PRIVATE_TARGETS (privateTargetsPolicy()). */
+  policy: PrivateTargetsPolicy;
   timeoutMs: number;
   /** Aborts an attempt in flight (worker shutdown); the attempt then counts as failed and is retried. */
   signal?: AbortSignal;
@@ -46,25 +60,20 @@ function describeError(error: unknown, timeoutMs: number): { message: string; pe
   if (!(error instanceof Error)) return { message: String(error), permanent: false };
   if (error.name === "TimeoutError") return { message: `No response within ${timeoutMs / 1000} s`, permanent: false };
   if (error.name === "AbortError") return { message: "Attempt interrupted (worker stopping)", permanent: false };
-  // The network guard refused the destination (metadata, link-local, or private when blocked):
-  // retrying cannot help, and the reason is the useful message.
+  // The network guard refused the destination (metadata, link-local, or private without the team's
+  // right): retrying cannot help, and the guard's message (which names the rule) is the useful one.
   if (error.name === "NetworkGuardError") {
-    // The guard's first sentence says what the address is; its advice is worded for MCP servers.
-    const what = error.message.split(/(?<=\.) /)[0] ?? error.message;
-    return { message: `${what} (${(error as Error & { code?: string }).code ?? "REFUSED"})`, permanent: true };
+    return { message: `${error.message} (${(error as Error & { code?: string }).code ?? "REFUSED"})`, permanent: true };
   }
   const cause = error.cause as { code?: string; message?: string } | undefined;
   const detail = cause?.code ?? cause?.message;
   return { message: detail ? `${error.message} (${detail})` : error.message, permanent: false };
 }
 
-async function errorBodyExcerpt(res: Response): Promise<string> {
-  try {
-    const text = (await res.text()).replace(/\s+/g, " ").trim();
-    return text.length > ERROR_BODY_CHARS ? `${text.slice(0, ERROR_BODY_CHARS)}…` : text;
-  } catch {
-    return "";
-  }
+/** "HTTP 500 Internal Server Error": the code and its standard phrase, nothing the receiver chose. */
+function statusLine(status: number): string {
+  const phrase = STATUS_CODES[status];
+  return phrase ? `HTTP ${status} ${phrase}` : `HTTP ${status}`;
 }
 
 /**
@@ -103,6 +112,15 @@ export async function attemptWebhookDelivery(deps: DeliveryDeps, deliveryId: str
     return record({ outcome: "dead", statusCode: null, error: "The signing secret cannot be decrypted with this instance's TOOLWATCH_SECRET_KEY; rotate the secret" }, false);
   }
 
+  let url: string;
+  try {
+    url = webhookUrlOf(deps.key, webhook);
+  } catch {
+    return record({ outcome: "dead", statusCode: null, error: "The receiver URL cannot be decrypted with this instance's TOOLWATCH_SECRET_KEY; set the URL again" }, false);
+  }
+  const privateAllowed = (await teamsWithPrivateTargets(deps.db, [delivery.tenantId], deps.policy)).has(delivery.tenantId);
+  const fetch = deps.targets.for(privateAllowed);
+
   const { body } = renderWebhookBody(webhook.format as WebhookFormat, delivery.payload as unknown as WebhookPayload);
   const headers = webhookHeaders({ deliveryId, event: delivery.event, body, secret, timestamp: Math.floor(Date.now() / 1000) });
   const signals = [AbortSignal.timeout(deps.timeoutMs), ...(deps.signal ? [deps.signal] : [])];
@@ -112,16 +130,14 @@ export async function attemptWebhookDelivery(deps: DeliveryDeps, deliveryId: str
   let res: Response;
   try {
     // Redirects are not followed: a receiver that moved must be edited, not chased.
-    res = await deps.fetch(webhook.url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.any(signals) });
+    res = await fetch(url, { method: "POST", headers, body, redirect: "manual", signal: AbortSignal.any(signals) });
   } catch (error) {
     const { message, permanent } = describeError(error, deps.timeoutMs);
     return failed(null, message, permanent);
   }
-  if (res.status >= 200 && res.status < 300) {
-    void res.body?.cancel().catch(() => undefined);
-    return record({ outcome: "delivered", statusCode: res.status });
-  }
-  const excerpt = await errorBodyExcerpt(res);
+  // The body is never read (see the top of this file): let the connection go.
+  void res.body?.cancel().catch(() => undefined);
+  if (res.status >= 200 && res.status < 300) return record({ outcome: "delivered", statusCode: res.status });
   const location = res.status >= 300 && res.status < 400 ? " (redirects are not followed; point the webhook at the final URL)" : "";
-  return failed(res.status, `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${location}${excerpt ? `: ${excerpt}` : ""}`);
+  return failed(res.status, `${statusLine(res.status)}${location}`);
 }

@@ -1,14 +1,15 @@
 import type { Webhook, WebhookDelivery } from "../generated/prisma/client";
+import { displayUrl } from "./webhook-url";
 import type { AlertSeverityName, DeliveryStatus, WebhookDeliveryDto, WebhookDto, WebhookFormat } from "./types";
 
 type LastDelivery = Pick<WebhookDelivery, "id" | "event" | "status" | "statusCode" | "createdAt" | "updatedAt">;
 
-/** A webhook as the API shows it: everything but the sealed secret. */
+/** A webhook as the API shows it: no signing secret, and the receiver URL masked (it is a credential). */
 export function toWebhookDto(row: Webhook, last: LastDelivery | null = null): WebhookDto {
   return {
     id: row.id,
     name: row.name,
-    url: row.url,
+    url: displayUrl(row),
     format: row.format as WebhookFormat,
     minSeverity: row.minSeverity as AlertSeverityName,
     enabled: row.enabled,

@@ -1,35 +1,19 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 import { PageParams } from "../pagination";
-import { checkAddress, checkUrl } from "../discovery/node/network-guard";
-import { loadEnv } from "../env";
+import { checkUrl } from "../discovery/node/network-guard";
 import { ALERT_SEVERITIES, WEBHOOK_FORMATS } from "./types";
 
 /**
- * Whether a webhook URL may be saved: http(s), no credentials in it, and a literal IP that is not
- * refused by the network guard (metadata and link-local always; private and loopback under
- * TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1). Host names are judged again at send time, after DNS, on
- * the address actually connected to (guarded fetch), so rebinding gains nothing.
+ * Whether a webhook URL is well-formed: http(s) and no credentials in it. Where it points (private,
+ * loopback, metadata addresses…) is judged with the team's right when it is saved
+ * (lib/network/check-target.ts) and again at send time, after DNS, by the worker's guarded fetch.
  */
-export function webhookUrlProblem(url: string, blockPrivate = loadEnv().TOOLWATCH_BLOCK_PRIVATE_NETWORKS): string | null {
+export function webhookUrlProblem(url: string): string | null {
   const checked = checkUrl(url);
-  if (!checked.ok) {
-    if (checked.code === "INVALID_URL") return "The webhook URL is not a valid absolute URL (expected something like https://hooks.example.com/toolwatch).";
-    if (checked.code === "CREDENTIALS_IN_URL") return "The webhook URL contains a user name or password; remove them (deliveries are signed with X-Toolwatch-Signature instead).";
-    return checked.message.replace("The server URL", "The webhook URL");
-  }
-  const host = checked.url.hostname.replace(/^\[(.*)\]$/, "$1");
-  if (!isIP(host)) return null;
-  const verdict = checkAddress(host, { blockPrivate });
-  if (verdict.ok) return null;
-  const why: Record<typeof verdict.code, string> = {
-    TARGET_METADATA: "it is a cloud metadata endpoint (it can hand out the credentials of the machine Toolwatch runs on); this is never allowed",
-    TARGET_LINK_LOCAL: "it is a link-local address, where cloud and container platforms expose internal services; this is never allowed",
-    TARGET_RESERVED: "it is in a reserved or special-purpose range that no receiver can be reached at; this is never allowed",
-    TARGET_PRIVATE: "private network addresses are blocked on this instance (TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1)",
-    TARGET_LOOPBACK: "loopback addresses are blocked on this instance (TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1)",
-  };
-  return `Webhooks cannot be sent to ${host}: ${why[verdict.code]}.`;
+  if (checked.ok) return null;
+  if (checked.code === "INVALID_URL") return "The webhook URL is not a valid absolute URL (expected something like https://hooks.example.com/toolwatch).";
+  if (checked.code === "CREDENTIALS_IN_URL") return "The webhook URL contains a user name or password; remove them (deliveries are signed with X-Toolwatch-Signature instead).";
+  return checked.message.replace("The server URL", "The webhook URL");
 }
 
 const name = z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters");

@@ -9,6 +9,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { stdioFixtureCommand, writeFixtureState, type FixtureTool } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { POISONED_ADD, add, notes } from "./alerts-fixtures";
+import { testTargets } from "../helpers/guarded";
 
 // End to end with the real worker: scheduler → discovery session over real stdio → snapshot →
 // evaluation → alert. The fixture server rewrites a tool into the classic poisoning payload and
@@ -37,6 +38,8 @@ describe("alerts from a real worker", () => {
       `alerts-worker-${ctx.tenantId.slice(0, 8)}`,
       {
         discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 1_000 },
+        targets: testTargets(),
+        privateTargets: "all",
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },

@@ -8,6 +8,7 @@ import { ToolListCache } from "../../lib/cache/tool-list-cache";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
 import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { testTargets } from "../helpers/guarded";
 
 // Issue 7's caches end to end: the real worker (scheduler → discovery sessions → MCP client over
 // Streamable HTTP, protocol 2026-07-28) against fixture servers that count every tools/list call,
@@ -70,6 +71,8 @@ beforeAll(async () => {
     `cache-worker-${teamA.id.slice(0, 8)}`,
     {
       discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000, era: "modern" },
+      targets: testTargets(),
+      privateTargets: "all",
       liveWorkerWindowMs: 15_000,
       stdioPolicy: "off",
       listCache: new ToolListCache(testDb()),

@@ -7,6 +7,7 @@ import type { Listing } from "../../lib/discovery/open-connection";
 import { takeSnapshot } from "../../lib/discovery/take-snapshot";
 import { startV1Fixture, v1StdioCommand, writeFixtureState } from "../fixtures/spawn-fixture";
 import { waitFor } from "../helpers/factories";
+import { testFetch } from "../helpers/guarded";
 
 // Fixtures built on the v1 SDK: legacy era, sessions over Streamable HTTP, pagination whose first
 // cursor is "" — the shapes most servers in the wild still have.
@@ -29,7 +30,7 @@ describe("legacy servers on the v1 SDK", () => {
 
   it('walks every page over stdio, treating the first cursor "" as a real cursor', async () => {
     const cmd = v1StdioCommand(state());
-    const snap = await takeSnapshot({ transport: "stdio", ...cmd }, { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 10 });
+    const snap = await takeSnapshot({ transport: "stdio", ...cmd }, { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 10, fetch: testFetch() });
     expect(snap.facts).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
     expect(snap.tools.map((t) => t.name)).toEqual(["t0", "t1", "t2", "t3", "t4"]);
     expect(snap.listing.pages).toBe(3);
@@ -40,7 +41,7 @@ describe("legacy servers on the v1 SDK", () => {
     const listings: Array<{ trigger: string; listing: Listing }> = [];
     const session = new DiscoverySession(
       { transport: "streamable_http", url: http.url, headers: {} },
-      { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, debounceMs: 100, pollIntervalMs: 60_000, backoffMaxMs: 1_000 },
+      { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, debounceMs: 100, pollIntervalMs: 60_000, backoffMaxMs: 1_000, fetch: testFetch() },
       { log: () => undefined, state: async (c) => void states.push(c), listing: async (listing, m) => void listings.push({ trigger: m.trigger, listing }) },
     );
     session.start();
@@ -67,7 +68,7 @@ describe("legacy servers on the v1 SDK", () => {
   it("serves legacy HTTP+SSE (2024-11-05 transport) when chosen explicitly", async () => {
     const sse = await startV1Fixture(state(), { transport: "sse" });
     try {
-      const snap = await takeSnapshot({ transport: "sse", url: sse.url, headers: {} }, { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10 });
+      const snap = await takeSnapshot({ transport: "sse", url: sse.url, headers: {} }, { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, fetch: testFetch() });
       expect(snap.facts.transportUsed).toBe("sse");
       expect(snap.tools).toHaveLength(6);
     } finally {
@@ -87,7 +88,7 @@ describe("modern (2026-07-28) listen streams", () => {
     const logs: string[] = [];
     const session = new DiscoverySession(
       { transport: "streamable_http", url: server.url, headers: {} },
-      { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, debounceMs: 100, pollIntervalMs: 60_000, backoffMaxMs: 1_000 },
+      { connectTimeoutMs: 10_000, requestTimeoutMs: 10_000, maxPages: 10, debounceMs: 100, pollIntervalMs: 60_000, backoffMaxMs: 1_000, fetch: testFetch() },
       { log: (l) => void logs.push(l), state: async () => undefined, listing: async (l, m) => void listings.push(`${m.trigger}:${l.tools.length}`) },
     );
     session.start();

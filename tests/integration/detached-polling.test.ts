@@ -6,6 +6,7 @@ import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { testTargets } from "../helpers/guarded";
 
 // A server that pushes nothing (no tools.listChanged) costs what it needs (issue 12): the worker
 // holds no MCP client and no connection between polls; each listing connects, lists and closes.
@@ -34,7 +35,7 @@ describe("servers without a push channel are polled without a standing connectio
       testDb(),
       TEST_KEY,
       `detached-${ctx.tenantId.slice(0, 8)}`,
-      { discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 }, liveWorkerWindowMs: 15_000, stdioPolicy: "all" },
+      { discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 }, targets: testTargets(), privateTargets: "all", liveWorkerWindowMs: 15_000, stdioPolicy: "all" },
       () => undefined,
     );
     await scheduler.start();

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeSnapshot } from "../../lib/discovery/take-snapshot";
 import type { ServerConnectionConfig } from "../../lib/servers/server-config";
 import { stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
+import { testFetch } from "../helpers/guarded";
 
-const opts = { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 10 };
+const opts = { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 10, fetch: testFetch() };
 
 describe("era verdict reuse (`prior`)", () => {
   let dir: string;

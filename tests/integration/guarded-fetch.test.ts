@@ -113,7 +113,8 @@ describe("address guard", () => {
     const err = await guarded(true)(`${base}/hello`).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "TARGET_LOOPBACK" });
     expect((err as Error).message).toContain("127.0.0.1");
-    expect((err as Error).message).toContain("TOOLWATCH_BLOCK_PRIVATE_NETWORKS=0");
+    // The rule that refused it and its setting (no privateRule given: the instance-wide "none").
+    expect((err as Error).message).toContain("TOOLWATCH_PRIVATE_TARGETS=none");
     expect(seen.length).toBe(before);
   });
 

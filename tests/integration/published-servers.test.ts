@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { takeSnapshot, type OneShotSnapshot } from "../../lib/discovery/take-snapshot";
 import type { ServerConnectionConfig } from "../../lib/servers/server-config";
 import { freePort } from "../helpers/processes";
+import { testFetch } from "../helpers/guarded";
 
 // Servers published on npm, spoken to over the real wire with the worker's own engine.
 const require = createRequire(import.meta.url);
 const entry = (pkg: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "dist/index.js");
 const EVERYTHING = entry("@modelcontextprotocol/server-everything");
-const opts = { connectTimeoutMs: 20_000, requestTimeoutMs: 20_000, maxPages: 100 };
+const opts = { connectTimeoutMs: 20_000, requestTimeoutMs: 20_000, maxPages: 100, fetch: testFetch() };
 const stdio = (args: string[], env: Record<string, string> = {}): ServerConnectionConfig => ({ transport: "stdio", command: process.execPath, args, env });
 
 async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<{ child: ChildProcess; port: number }> {

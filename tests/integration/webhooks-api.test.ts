@@ -5,13 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { enqueueAlertNotifications } from "../../lib/webhooks/enqueue";
 import { alertUrl, buildAlertPayload } from "../../lib/webhooks/payload";
 import { escapeMrkdwn, renderSlackBody } from "../../lib/webhooks/slack";
-import { webhookUrlProblem } from "../../lib/webhooks/webhook-input";
-import { testDb } from "../helpers/factories";
+import { webhookUrlOf } from "../../lib/webhooks/webhook-url";
+import { targetRefusal } from "../../lib/network/check-target";
+import { TEST_KEY, testDb } from "../helpers/factories";
 
 // The webhook API as admins use it (through the real route handlers), who may not use it, what
 // it refuses, and which webhooks an alert is queued for. Nothing is sent here: no worker runs.
 
-const RECEIVER = "http://127.0.0.1:9/hook"; // loopback is allowed by default; nothing listens
+// Loopback, nothing listens. Every team may use it here (TOOLWATCH_PRIVATE_TARGETS=all for the tier;
+// who may is tests/integration/private-targets.test.ts). The API shows it masked: its path may be a token.
+const RECEIVER = "http://127.0.0.1:9/hook";
+const RECEIVER_MASKED = "http://127.0.0.1:9/…";
 const uniq = () => randomUUID().slice(0, 8);
 type Json = Record<string, unknown>;
 
@@ -55,7 +59,7 @@ describe("webhook CRUD: the signing secret is shown once", () => {
   it("create returns the secret once; list, get and the delivery log never show it", async () => {
     const created = await createHook({ format: "slack", minSeverity: "high" }, admin);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(created).toMatchObject({ format: "slack", minSeverity: "high", enabled: true, url: RECEIVER, lastDelivery: null });
+    expect(created).toMatchObject({ format: "slack", minSeverity: "high", enabled: true, url: RECEIVER_MASKED, lastDelivery: null });
     expect(created).not.toHaveProperty("secretEncrypted");
     const texts = [
       (await call("GET", "/api/v1/webhooks", { as: admin })).text,
@@ -137,16 +141,19 @@ describe("input validation: 400 with field messages", () => {
     const hook = await createHook();
     const patch = await call("PATCH", `/api/v1/webhooks/${hook.id}`, { as: admin, body: { url } });
     expect(patch.status, patch.text).toBe(400);
-    expect((await testDb().webhook.findUniqueOrThrow({ where: { id: hook.id } })).url).toBe(RECEIVER);
+    expect(webhookUrlOf(TEST_KEY, await testDb().webhook.findUniqueOrThrow({ where: { id: hook.id } }))).toBe(RECEIVER);
   });
 
-  it("private and loopback receivers are allowed by default and refused under TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1", () => {
+  it("where a URL points is judged by the rule (TOOLWATCH_PRIVATE_TARGETS): admins' teams, all, none", async () => {
+    const judge = (url: string, privateAllowed: boolean, policy: "admins" | "all" | "none") => targetRefusal(url, { privateAllowed, policy, field: "url" });
     for (const url of ["http://127.0.0.1:8080/hook", "http://10.1.2.3/hook", "http://[::1]:9000/"]) {
-      expect(webhookUrlProblem(url, false)).toBeNull();
-      expect(webhookUrlProblem(url, true)).toMatch(/are blocked on this instance \(TOOLWATCH_BLOCK_PRIVATE_NETWORKS=1\)/);
+      expect(await judge(url, true, "admins")).toBeNull();
+      expect(await judge(url, true, "all")).toBeNull();
+      expect(await judge(url, false, "admins")).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/only for teams an instance administrator belongs to \(TOOLWATCH_PRIVATE_TARGETS=admins\)/) });
+      expect(await judge(url, false, "none")).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/disabled on this instance \(TOOLWATCH_PRIVATE_TARGETS=none\)/) });
     }
-    expect(webhookUrlProblem("http://169.254.169.254/", false)).toMatch(/metadata endpoint .* never allowed/);
-    expect(webhookUrlProblem("https://hooks.slack.com/services/T/B/x", true)).toBeNull();
+    expect(await judge("http://169.254.169.254/", true, "all")).toMatchObject({ code: "INVALID_INPUT", message: expect.stringMatching(/metadata endpoint/) });
+    expect(await judge("https://hooks.slack.invalid/services/T/B/x", false, "none")).toBeNull(); // does not resolve: judged at send time
   });
 
   it("bad delivery-log paging → 400", async () => {

@@ -6,6 +6,7 @@ import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { testTargets } from "../helpers/guarded";
 
 // The real worker code path: scheduler → discovery session → MCP client over real stdio and HTTP
 // → Postgres. Only the clock is shortened.
@@ -35,6 +36,8 @@ describe("worker discovery against real MCP servers", () => {
       `test-worker-${ctx.tenantId.slice(0, 8)}`,
       {
         discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 },
+        targets: testTargets(),
+        privateTargets: "all",
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },

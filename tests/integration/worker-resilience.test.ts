@@ -6,6 +6,7 @@ import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { misbehavingCommand, type Misbehaviour } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { testTargets } from "../helpers/guarded";
 
 // The real scheduler and sessions, writing to Postgres, with bad servers next to a good one.
 describe("the worker keeps serving everyone while some servers misbehave", () => {
@@ -32,6 +33,8 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
       `resilience-${ctx.tenantId.slice(0, 8)}`,
       {
         discovery: { connectTimeoutMs: 8_000, requestTimeoutMs: 3_000, maxPages: 50, debounceMs: 300, backoffMaxMs: 1_500 },
+        targets: testTargets(),
+        privateTargets: "all",
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },

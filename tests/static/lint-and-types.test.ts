@@ -28,6 +28,17 @@ describe("static checks", () => {
     );
   });
 
+  it("no outbound request in lib/, worker/ or cli/ bypasses the guarded fetch (issue 13)", async () => {
+    const unguarded = expect.arrayContaining([expect.stringContaining("Outbound requests go through the guarded fetch")]);
+    expect(await messagesFor('export const get = () => fetch("http://127.0.0.1/");\n', "lib/ids.ts")).toEqual(unguarded);
+    expect(await messagesFor('export const get = () => globalThis.fetch("http://127.0.0.1/");\n', "lib/webhooks/sign.ts")).toEqual(unguarded);
+    expect(await messagesFor('export const get = () => fetch("http://127.0.0.1/");\n', "worker/scheduler.ts")).toEqual(unguarded);
+    expect(await messagesFor('import http from "node:http";\nexport const get = () => http.request("http://127.0.0.1/");\n', "worker/scheduler.ts")).toEqual(unguarded);
+    expect(await messagesFor('import { request } from "undici";\nexport const get = request;\n', "lib/ids.ts")).toEqual(unguarded);
+    // A parameter named fetch (a GuardedFetch handed in) is not the global one.
+    expect(await messagesFor("export const get = (fetch: (u: string) => Promise<unknown>) => fetch(\"http://x/\");\n", "lib/ids.ts")).toEqual([]);
+  });
+
   it("strict TypeScript finds no errors in the whole project", () => {
     const tsc = path.join(ROOT, "node_modules/typescript/bin/tsc");
     let output = "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAddress, checkUrl, classifyAddress, type AddressClass } from "../../lib/discovery/node/network-guard";
+import { checkAddress, privateTargetsRule, checkUrl, classifyAddress, type AddressClass } from "../../lib/discovery/node/network-guard";
 
 type Verdict = "ok" | "TARGET_METADATA" | "TARGET_LINK_LOCAL" | "TARGET_PRIVATE" | "TARGET_LOOPBACK" | "TARGET_RESERVED";
 
@@ -95,7 +95,14 @@ describe("classifyAddress / checkAddress", () => {
     if (priv.ok) return;
     expect(priv.message).toContain("mcp.internal.example (resolved to 10.1.2.3)");
     expect(priv.message).toContain("private network");
-    expect(priv.message).toContain("TOOLWATCH_BLOCK_PRIVATE_NETWORKS=0");
+    // Which rule refused it, and its setting: the caller's sentence (the team's right), else "none".
+    expect(priv.message).toContain("(TOOLWATCH_PRIVATE_TARGETS=none)");
+    const byRule = checkAddress("127.0.0.1", { blockPrivate: true, privateRule: privateTargetsRule("admins") });
+    expect(byRule).toMatchObject({
+      ok: false,
+      code: "TARGET_LOOPBACK",
+      message: "Refused to connect to 127.0.0.1: it is a loopback address (the worker's own machine). Private and loopback targets are only for teams an instance administrator belongs to (TOOLWATCH_PRIVATE_TARGETS=admins).",
+    });
 
     const meta = checkAddress("::ffff:a9fe:a9fe", { blockPrivate: false });
     expect(meta.ok).toBe(false);

@@ -1,6 +1,7 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ServerConnectionConfig } from "../connection-config";
+import type { GuardedFetch } from "./guarded-fetch";
 
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -18,8 +19,11 @@ export type CreatedTransport = {
 const NO_NOISE = () => ({ lines: 0, sample: "" });
 
 export type TransportOptions = {
-  /** Guarded fetch for HTTP transports (SSRF checks after DNS, response size cap). */
-  fetch?: typeof fetch;
+  /**
+   * Guarded fetch for HTTP transports (SSRF checks after DNS, response size cap). Required, with no
+   * fallback to the global fetch: every request to a tenant's server goes through the guard.
+   */
+  fetch: GuardedFetch;
   maxMessageBytes?: number;
 };
 
@@ -28,7 +32,7 @@ export type TransportOptions = {
  * server's configured env is laid over that default rather than over the worker's own env
  * (which must not leak the worker's secrets into third-party servers).
  */
-export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions = {}): CreatedTransport {
+export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions): CreatedTransport {
   if (config.transport === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -55,14 +59,13 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  const fetchOpt = opts.fetch ? { fetch: opts.fetch } : {};
   if (kind === "sse") {
-    return { transport: new SSEClientTransport(url, { requestInit, ...fetchOpt }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
+    return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
   }
   return {
     transport: new StreamableHTTPClientTransport(url, {
       requestInit,
-      ...fetchOpt,
+      fetch: opts.fetch,
       reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 },
     }),
     kind: "streamable_http",

@@ -40,6 +40,8 @@ export class ResponseTooLargeError extends Error {
 export type GuardedFetchOptions = {
   /** Refuse private (RFC 1918, CGNAT, ULA) and loopback addresses too. Metadata, link-local etc. are always refused. */
   blockPrivate: boolean;
+  /** Why private and loopback addresses are refused (privateTargetsRule), for the error message. */
+  privateRule?: string;
   /** Cap on the bytes of one response body (after decompression), except long-lived streams. */
   maxResponseBytes: number;
   /** TCP (+TLS) connect timeout; default 10 s. */
@@ -48,8 +50,32 @@ export type GuardedFetchOptions = {
   isStreaming?: (init?: RequestInit) => boolean;
 };
 
-/** A fetch; `close()` releases the kept-alive connections when the caller is done with the server. */
+/**
+ * A fetch; `close()` releases the kept-alive connections when the caller is done with the server.
+ * Every outbound request of lib/ and worker/ takes one of these (the global fetch has no close(),
+ * so it does not type-check where a GuardedFetch is asked for; eslint.config.js bans it outright).
+ */
 export type GuardedFetch = typeof fetch & { close(): Promise<void> };
+
+/**
+ * The worker's pair: `open` may reach private and loopback addresses, `closed` may not. Which one a
+ * request goes through is the team's right (lib/network/private-targets.ts), decided per server or
+ * per delivery; metadata, link-local and reserved addresses are refused by both.
+ */
+export type TargetFetches = { open: GuardedFetch; closed: GuardedFetch; for(privateAllowed: boolean): GuardedFetch; close(): Promise<void> };
+
+export function createTargetFetches(opts: Omit<GuardedFetchOptions, "blockPrivate">): TargetFetches {
+  const open = createGuardedFetch({ ...opts, blockPrivate: false });
+  const closed = createGuardedFetch({ ...opts, blockPrivate: true });
+  return {
+    open,
+    closed,
+    for: (privateAllowed) => (privateAllowed ? open : closed),
+    close: async () => {
+      await Promise.all([open.close(), closed.close()]);
+    },
+  };
+}
 
 function bodyText(body: RequestInit["body"]): string | undefined {
   if (typeof body === "string") return body;
@@ -78,12 +104,14 @@ export function isLongLivedStream(init?: RequestInit): boolean {
 }
 
 /** DNS, then the verdict on every address returned: a name that mixes allowed and refused answers is refused. */
-function guardedLookup(blockPrivate: boolean): LookupFunction {
+type AddressPolicy = { blockPrivate: boolean; privateRule?: string };
+
+function guardedLookup(policy: AddressPolicy): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, "");
       for (const { address } of addresses) {
-        const verdict = checkAddress(address, { blockPrivate, host: hostname });
+        const verdict = checkAddress(address, { ...policy, host: hostname });
         if (!verdict.ok) return callback(new NetworkGuardError(verdict.code, verdict.message), "");
       }
       // net.connect asks for all addresses when autoSelectFamily (Node's default) is on.
@@ -95,12 +123,12 @@ function guardedLookup(blockPrivate: boolean): LookupFunction {
   };
 }
 
-function guardedConnector(blockPrivate: boolean, timeout: number): buildConnector.connector {
-  const base = buildConnector({ timeout, lookup: guardedLookup(blockPrivate) });
+function guardedConnector(policy: AddressPolicy, timeout: number): buildConnector.connector {
+  const base = buildConnector({ timeout, lookup: guardedLookup(policy) });
   return (options, callback) => {
     // net.connect never calls `lookup` for a literal IP, so those are checked here, before a socket exists.
     if (isIP(options.hostname)) {
-      const verdict = checkAddress(options.hostname, { blockPrivate });
+      const verdict = checkAddress(options.hostname, policy);
       if (!verdict.ok) return callback(new NetworkGuardError(verdict.code, verdict.message), null);
     }
     base(options, (err, socket) => {
@@ -108,7 +136,7 @@ function guardedConnector(blockPrivate: boolean, timeout: number): buildConnecto
       // Defence in depth: judge the peer the socket really reached, whatever path led there. Not a
       // substitute for the checks above: a socket to 0.0.0.0 reports its peer as 127.0.0.1.
       const remote = socket.remoteAddress;
-      const verdict = remote ? checkAddress(remote, { blockPrivate, host: options.hostname }) : undefined;
+      const verdict = remote ? checkAddress(remote, { ...policy, host: options.hostname }) : undefined;
       if (verdict?.ok) return callback(null, socket);
       socket.destroy();
       const error = verdict ? new NetworkGuardError(verdict.code, verdict.message) : Object.assign(new Error(`Connection to ${options.hostname} closed before its address could be checked`), { code: "ECONNRESET" });
@@ -159,7 +187,7 @@ async function splitInput(input: RequestInfo | URL, init?: RequestInit): Promise
 }
 
 export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
-  const agent = new Agent({ connect: guardedConnector(opts.blockPrivate, opts.connectTimeoutMs ?? 10_000) });
+  const agent = new Agent({ connect: guardedConnector({ blockPrivate: opts.blockPrivate, privateRule: opts.privateRule }, opts.connectTimeoutMs ?? 10_000) });
   const isStreaming = opts.isStreaming ?? isLongLivedStream;
 
   const guardedFetch = async (input: RequestInfo | URL, requestInit?: RequestInit): Promise<Response> => {

@@ -15,7 +15,18 @@ export type AddressVerdict = { ok: true } | { ok: false; code: AddressRefusalCod
 export type UrlRefusalCode = "INVALID_URL" | "UNSUPPORTED_SCHEME" | "CREDENTIALS_IN_URL";
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; code: UrlRefusalCode; message: string };
 
-export const ALLOW_PRIVATE_HINT = "TOOLWATCH_BLOCK_PRIVATE_NETWORKS=0";
+export const PRIVATE_TARGETS_ENV = "TOOLWATCH_PRIVATE_TARGETS";
+
+/**
+ * The sentence that explains why a private or loopback address was refused, naming the rule and
+ * its setting (TOOLWATCH_PRIVATE_TARGETS, see lib/env.ts): for messages at registration and at
+ * connect or delivery time alike.
+ */
+export function privateTargetsRule(policy: "admins" | "none"): string {
+  return policy === "admins"
+    ? `Private and loopback targets are only for teams an instance administrator belongs to (${PRIVATE_TARGETS_ENV}=admins).`
+    : `Private and loopback targets are disabled on this instance (${PRIVATE_TARGETS_ENV}=none).`;
+}
 
 // First match wins, so the specific entries (metadata addresses that sit inside link-local,
 // CGNAT, ULA or reserved ranges) come before the ranges that contain them.
@@ -113,31 +124,24 @@ export function classifyAddress(ip: string): AddressClass {
   return classify(ip).cls;
 }
 
-const NEVER = `This is refused whatever the configuration (${ALLOW_PRIVATE_HINT} does not change it); point the server URL at the MCP server's own address.`;
+const NEVER = `This is refused whatever the configuration (${PRIVATE_TARGETS_ENV} does not change it); point the URL at the service's own address.`;
 const ADVICE: Record<Exclude<AddressClass, "public">, { code: AddressRefusalCode; what: string; advice: string }> = {
   metadata: { code: "TARGET_METADATA", what: "a cloud metadata endpoint that can hand out the credentials of the machine the worker runs on", advice: NEVER },
   "link-local": { code: "TARGET_LINK_LOCAL", what: "a link-local address, where cloud and container platforms expose internal services", advice: NEVER },
   unspecified: { code: "TARGET_RESERVED", what: "an unspecified address (0.0.0.0/8 or ::), which reaches the worker's own machine", advice: NEVER },
   multicast: { code: "TARGET_RESERVED", what: "a multicast address, which no MCP server can be reached at", advice: NEVER },
   reserved: { code: "TARGET_RESERVED", what: "in a reserved or special-purpose range (documentation, benchmarking, broadcast, deprecated or unallocated)", advice: NEVER },
-  private: {
-    code: "TARGET_PRIVATE",
-    what: "a private network address (RFC 1918, carrier-grade NAT or IPv6 unique-local) and private networks are blocked",
-    advice: `If this MCP server really lives on your internal network, set ${ALLOW_PRIVATE_HINT} for the worker.`,
-  },
-  loopback: {
-    code: "TARGET_LOOPBACK",
-    what: "a loopback address (the worker's own machine) and private networks are blocked",
-    advice: `If the MCP server runs on the same machine as the worker, set ${ALLOW_PRIVATE_HINT} for the worker.`,
-  },
+  private: { code: "TARGET_PRIVATE", what: "a private network address (RFC 1918, carrier-grade NAT or IPv6 unique-local)", advice: privateTargetsRule("none") },
+  loopback: { code: "TARGET_LOOPBACK", what: "a loopback address (the worker's own machine)", advice: privateTargetsRule("none") },
 };
 
 /**
  * Whether the worker may connect to `ip`. Metadata, link-local, unspecified, multicast and
  * reserved addresses are always refused; private and loopback ones only when `blockPrivate`.
- * `host`, when given, is the name the address was resolved from, for the message.
+ * `host`, when given, is the name the address was resolved from, for the message; `privateRule`
+ * the sentence that explains why private and loopback ones are refused (privateTargetsRule).
  */
-export function checkAddress(ip: string, opts: { blockPrivate: boolean; host?: string }): AddressVerdict {
+export function checkAddress(ip: string, opts: { blockPrivate: boolean; host?: string; privateRule?: string }): AddressVerdict {
   const target = opts.host && opts.host !== ip ? `${opts.host} (resolved to ${ip})` : ip;
   let result: { cls: AddressClass; embedded?: string };
   try {
@@ -148,7 +152,8 @@ export function checkAddress(ip: string, opts: { blockPrivate: boolean; host?: s
   const { cls, embedded } = result;
   if (cls === "public") return { ok: true };
   if ((cls === "private" || cls === "loopback") && !opts.blockPrivate) return { ok: true };
-  const { code, what, advice } = ADVICE[cls];
+  const { code, what } = ADVICE[cls];
+  const advice = (cls === "private" || cls === "loopback") && opts.privateRule ? opts.privateRule : ADVICE[cls].advice;
   const is = embedded ? `it embeds the IPv4 address ${embedded}, which is` : "it is";
   return { ok: false, code, message: `Refused to connect to ${target}: ${is} ${what}. ${advice}` };
 }
