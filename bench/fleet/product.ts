@@ -48,7 +48,9 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-fleet-bench-"));
   const port = await freePort();
   // Stdio servers are registered with an API key, so team admins may add them (the operator setting).
-  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: "all", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
+  // The fixture fleet listens on loopback: its servers are private targets, which only an
+  // operator setting opens to a team without an instance administrator.
+  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: "all", TOOLWATCH_PRIVATE_TARGETS: "all", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const append = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-2_000_000));
