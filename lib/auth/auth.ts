@@ -6,7 +6,7 @@ import { createAccessControl } from "better-auth/plugins/access";
 import { organization } from "better-auth/plugins/organization";
 import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugins/organization/access";
 import { getDb, type Db } from "../db";
-import { loadEnv } from "../env";
+import { loadEnv, type Env } from "../env";
 import { getSecretKey } from "../secrets";
 import { DEMO_USER_EMAIL } from "./demo-account";
 
@@ -42,6 +42,9 @@ function log(level: "debug" | "info" | "warn" | "error", message: string, ...arg
 // role ceilings, audit log, socket disconnects). The plugins' own HTTP routes skip all of that: an
 // admin could mint or delete an owner's key, rename a team or change roles unaudited, and a viewer
 // could list invitation links. Closed here; server-side calls (auth.api.*) are unaffected.
+// Invitations are bound to their link (/invite/<id>): email verification is off, so whoever signs
+// up first with an invitee's address must not be able to look the id up by address
+// (list-user-invitations) or probe ids (get-invitation); the invite page reads /api/v1/invitations/<id>.
 const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/api-key/create",
   "/api-key/update",
@@ -51,6 +54,8 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/delete",
   "/organization/get-full-organization",
   "/organization/list-invitations",
+  "/organization/list-user-invitations",
+  "/organization/get-invitation",
   "/organization/invite-member",
   "/organization/cancel-invitation",
   "/organization/accept-invitation",
@@ -60,8 +65,7 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/leave",
 ];
 
-export function createAuth(db: Db) {
-  const env = loadEnv();
+export function createAuth(db: Db, env: Env = loadEnv()) {
   return betterAuth({
     appName: "Toolwatch",
     secret: authSecret(),
@@ -94,7 +98,10 @@ export function createAuth(db: Db) {
               db.user.count({ where: { instanceAdmin: true } }),
               db.invitation.count({ where: { email, status: "pending", expiresAt: { gt: new Date() } } }),
             ]);
-            if (anyAdmin > 0 && invited === 0 && email !== DEMO_USER_EMAIL) {
+            // The demo account is seeded by npm start while the demo is on; with the demo off its
+            // address is an address like any other (no back door into a closed instance).
+            const demoSeed = env.TOOLWATCH_DEMO && email === DEMO_USER_EMAIL;
+            if (anyAdmin > 0 && invited === 0 && !demoSeed) {
               throw new APIError("FORBIDDEN", { message: "Sign-up is invitation-only on this instance: ask a team admin for an invitation link" });
             }
           },
