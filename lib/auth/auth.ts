@@ -1,6 +1,7 @@
 import { hkdfSync } from "node:crypto";
 import { apiKey } from "@better-auth/api-key";
 import { APIError, betterAuth } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { createAccessControl } from "better-auth/plugins/access";
 import { organization } from "better-auth/plugins/organization";
@@ -77,6 +78,13 @@ export function createAuth(db: Db, env: Env = loadEnv()) {
     disabledPaths: PLUGIN_PATHS_OWNED_BY_TOOLWATCH,
     advanced: { database: { generateId: "uuid" }, cookiePrefix: "toolwatch" },
     logger: { level: "warn", log },
+    hooks: {
+      // A changed password signs out every other session, whatever the client asked: whoever had
+      // the old password must not keep a session it opened (better-auth hands the caller a new one).
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+      }),
+    },
     // In memory, per client IP (x-forwarded-for as set by the web server): a brake on password guessing.
     rateLimit: {
       enabled: env.TOOLWATCH_AUTH_RATE_LIMIT > 0,
