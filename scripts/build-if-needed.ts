@@ -5,7 +5,7 @@ import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const STAMP = path.join(ROOT, ".next", "toolwatch-build.json");
-const INPUTS = ["app", "lib", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
+const INPUTS = ["app", "lib", "proxy.ts", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
 const SKIP = new Set(["generated", "node_modules"]);
 
 /** Content fingerprint of everything the production build depends on (mtimes lie after a clone). */
