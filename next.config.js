@@ -18,10 +18,23 @@ const nextConfig = {
           { key: "X-Frame-Options", value: "DENY" },
         ],
       },
-      // Share pages carry their token in the URL: never sent on as a Referer, never indexed
-      // (later entries override the defaults above).
+      // JSON is never a document: nothing in an API response may load or run, nor be framed.
+      // (Pages get their nonce-based CSP per request from proxy.ts.)
+      {
+        source: "/api/:path*",
+        headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }],
+      },
+      // Share and invitation pages carry their secret in the URL: never sent on as a Referer,
+      // never indexed (later entries override the defaults above).
       {
         source: "/share/:path*",
+        headers: [
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "X-Robots-Tag", value: "noindex, nofollow" },
+        ],
+      },
+      {
+        source: "/invite/:path*",
         headers: [
           { key: "Referrer-Policy", value: "no-referrer" },
           { key: "X-Robots-Tag", value: "noindex, nofollow" },

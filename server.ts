@@ -24,6 +24,7 @@ const httpServer = createServer((req, res) => {
   if (!env.TOOLWATCH_TRUST_PROXY) {
     req.headers["x-forwarded-for"] = req.socket.remoteAddress ?? "";
     delete req.headers["x-forwarded-host"];
+    delete req.headers["x-forwarded-proto"]; // nor claim https (HSTS, secure cookies) from outside
   }
   void handle(req, res);
 });

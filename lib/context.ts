@@ -7,7 +7,10 @@ export type Role = (typeof ROLE_NAMES)[number];
 export type Actor =
   | { kind: "system"; id: string }
   | { kind: "user"; id: string; label: string; role: Role; instanceAdmin: boolean }
-  | { kind: "apiKey"; id: string; label: string; role: Role };
+  | { kind: "apiKey"; id: string; label: string; role: Role }
+  // A share link's reader (no sign-in): reads its own team, nothing else (lib/auth/permissions.ts).
+  // `id` is the link's id; `viewId` the view it shows (null for the socket relay's fleet read).
+  | { kind: "share"; id: string; label: string; tenantId: string; viewId: string | null };
 
 export type ServiceContext = {
   tenantId: string;

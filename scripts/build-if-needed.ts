@@ -8,10 +8,10 @@ const STAMP = path.join(ROOT, ".next", "toolwatch-build.json");
 /**
  * server.ts compiled to one ESM file (node_modules stay external). `npm start` runs the web
  * process from it with plain node: through the tsx loader (a hooks thread that sees every import)
- * the web process used ~40 MiB more RSS (bench/RESULTS.md, "web RSS").
+ * the web process used ~130 MiB more RSS (bench/RESULTS.md, "web RSS").
  */
 export const WEB_BUNDLE = path.join(ROOT, ".next", "toolwatch-web.mjs");
-const INPUTS = ["app", "lib", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
+const INPUTS = ["app", "lib", "proxy.ts", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
 const SKIP = new Set(["generated", "node_modules"]);
 
 /** Content fingerprint of everything the production build depends on (mtimes lie after a clone). */

@@ -30,7 +30,39 @@ export function AccountPage() {
       </ul>
       <h2>Change password</h2>
       <ChangePasswordForm />
+      <h2>Sessions</h2>
+      <SignOutEverywhere />
     </section>
+  );
+}
+
+/** Ends every session of this person, on every device, this one included (POST /api/v1/me/sign-out-everywhere). */
+function SignOutEverywhere() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="card form">
+      <p className="muted">Lost a device, or signed in somewhere you should not have? Every browser signed in as you is signed out, this one too.</p>
+      <FormError message={error} />
+      <button
+        type="button"
+        className="button"
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await api("/api/v1/me/sign-out-everywhere", { method: "POST" });
+            window.location.assign("/login");
+          } catch (e) {
+            setError((e as ApiError).message);
+            setBusy(false);
+          }
+        }}
+      >
+        Sign out everywhere
+      </button>
+    </div>
   );
 }
 

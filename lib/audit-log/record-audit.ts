@@ -16,6 +16,7 @@ export type AuditAction =
   | "invitation.canceled"
   | "key.created"
   | "key.revoked"
+  | "key.transferred"
   | "alert.acknowledged"
   | "alert.approved"
   | "alert.rejected"

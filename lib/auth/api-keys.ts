@@ -3,13 +3,15 @@ import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
 import { recordAudit, actorLabel } from "../audit-log/record-audit";
 import { ROLE_NAMES, type ServiceContext } from "../context";
+import type { Tx } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { parseKeyMetadata } from "./key-metadata";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 import { invalidInput } from "../validation";
 
-// Team API keys. Rows live in @better-auth/api-key's table and are verified by
+// Team API keys. A key belongs to the team and is held by a person (its creator, or whom an admin
+// transferred it to: lib/auth/key-ownership.ts); it is revoked when that person leaves. Rows live in @better-auth/api-key's table and are verified by
 // (lib/auth/verify-api-key.ts: hash lookup, enabled, expiry, last-used time); minting and revoking happen here so that the
 // role ceiling and the audit log cannot be bypassed. The secret is returned once and never stored.
 const KEY_PREFIX = "tw_";
@@ -36,6 +38,9 @@ export type ApiKeySummary = {
 
 export async function createApiKey(ctx: ServiceContext, raw: unknown): Promise<ApiKeySummary & { key: string }> {
   requirePermission(ctx, "key:manage");
+  // Only a signed-in person (or the operator's CLI, kind system) mints keys: a leaked key must not
+  // mint itself a successor that outlives its revocation.
+  if (ctx.actor.kind !== "user" && ctx.actor.kind !== "system") throw new AppError("FORBIDDEN", "API keys are created by a signed-in person, not by an API key");
   const parsed = CreateKeyInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const input = parsed.data;
@@ -43,8 +48,12 @@ export async function createApiKey(ctx: ServiceContext, raw: unknown): Promise<A
     throw new AppError("FORBIDDEN", `You cannot create a key with role ${input.role}: it is above your own role (${actorRole(ctx)})`);
   }
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
-  const metadata = { role: input.role, createdBy: actorLabel(ctx.actor) };
+  const holder = ctx.actor.kind === "user" ? ctx.actor.id : null;
+  const metadata = { role: input.role, createdBy: actorLabel(ctx.actor), ...(holder ? { createdByUserId: holder } : {}) };
   const row = await ctx.db.$transaction(async (tx) => {
+    // Serialised with the creator's removal (which deletes this row): no key minted by someone
+    // who has just been removed slips past the revocation of their keys.
+    if (holder) await lockMembership(tx, ctx.tenantId, holder);
     const created = await tx.apiKey.create({
       data: {
         name: input.name,
@@ -91,7 +100,13 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: string): Promise<
   return toSummary(updated);
 }
 
-function toSummary(row: { id: string; name: string | null; start: string | null; metadata: string | null; createdAt: Date; lastRequest: Date | null; expiresAt: Date | null; enabled: boolean | null }): ApiKeySummary {
+/** Locks the member row (FOR SHARE) of a key's holder; refuses if they are no member any more. */
+export async function lockMembership(tx: Tx, tenantId: string, userId: string): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM tenant_member WHERE tenant_id = ${tenantId}::uuid AND user_id = ${userId}::uuid FOR SHARE`;
+  if (rows.length === 0) throw new AppError("FORBIDDEN", "You are no longer a member of this team");
+}
+
+export function toSummary(row: { id: string; name: string | null; start: string | null; metadata: string | null; createdAt: Date; lastRequest: Date | null; expiresAt: Date | null; enabled: boolean | null }): ApiKeySummary {
   const meta = parseKeyMetadata(row.metadata);
   const expired = row.expiresAt !== null && row.expiresAt.getTime() <= Date.now();
   return {

@@ -1,12 +1,13 @@
 import { hkdfSync } from "node:crypto";
 import { apiKey } from "@better-auth/api-key";
 import { APIError, betterAuth } from "better-auth";
+import { createAuthMiddleware } from "better-auth/api";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { createAccessControl } from "better-auth/plugins/access";
 import { organization } from "better-auth/plugins/organization";
 import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugins/organization/access";
 import { getDb, type Db } from "../db";
-import { loadEnv } from "../env";
+import { loadEnv, type Env } from "../env";
 import { getSecretKey } from "../secrets";
 import { DEMO_USER_EMAIL } from "./demo-account";
 
@@ -42,6 +43,9 @@ function log(level: "debug" | "info" | "warn" | "error", message: string, ...arg
 // role ceilings, audit log, socket disconnects). The plugins' own HTTP routes skip all of that: an
 // admin could mint or delete an owner's key, rename a team or change roles unaudited, and a viewer
 // could list invitation links. Closed here; server-side calls (auth.api.*) are unaffected.
+// Invitations are bound to their link (/invite/<id>): email verification is off, so whoever signs
+// up first with an invitee's address must not be able to look the id up by address
+// (list-user-invitations) or probe ids (get-invitation); the invite page reads /api/v1/invitations/<id>.
 const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/api-key/create",
   "/api-key/update",
@@ -51,6 +55,8 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/delete",
   "/organization/get-full-organization",
   "/organization/list-invitations",
+  "/organization/list-user-invitations",
+  "/organization/get-invitation",
   "/organization/invite-member",
   "/organization/cancel-invitation",
   "/organization/accept-invitation",
@@ -60,8 +66,7 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/leave",
 ];
 
-export function createAuth(db: Db) {
-  const env = loadEnv();
+export function createAuth(db: Db, env: Env = loadEnv()) {
   return betterAuth({
     appName: "Toolwatch",
     secret: authSecret(),
@@ -73,6 +78,13 @@ export function createAuth(db: Db) {
     disabledPaths: PLUGIN_PATHS_OWNED_BY_TOOLWATCH,
     advanced: { database: { generateId: "uuid" }, cookiePrefix: "toolwatch" },
     logger: { level: "warn", log },
+    hooks: {
+      // A changed password signs out every other session, whatever the client asked: whoever had
+      // the old password must not keep a session it opened (better-auth hands the caller a new one).
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+      }),
+    },
     // In memory, per client IP (x-forwarded-for as set by the web server): a brake on password guessing.
     rateLimit: {
       enabled: env.TOOLWATCH_AUTH_RATE_LIMIT > 0,
@@ -94,7 +106,10 @@ export function createAuth(db: Db) {
               db.user.count({ where: { instanceAdmin: true } }),
               db.invitation.count({ where: { email, status: "pending", expiresAt: { gt: new Date() } } }),
             ]);
-            if (anyAdmin > 0 && invited === 0 && email !== DEMO_USER_EMAIL) {
+            // The demo account is seeded by npm start while the demo is on; with the demo off its
+            // address is an address like any other (no back door into a closed instance).
+            const demoSeed = env.TOOLWATCH_DEMO && email === DEMO_USER_EMAIL;
+            if (anyAdmin > 0 && invited === 0 && !demoSeed) {
               throw new APIError("FORBIDDEN", { message: "Sign-up is invitation-only on this instance: ask a team admin for an invitation link" });
             }
           },

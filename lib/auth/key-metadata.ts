@@ -1,7 +1,9 @@
 import { isRole, type Role } from "../context";
 
 // What Toolwatch keeps in an API key's metadata (the plugin stores it as JSON text).
-export type KeyMetadata = { role?: Role; createdBy?: string; revokedAt?: string; revokedBy?: string };
+// createdByUserId: the person the key belongs to (its creator, or whom an admin transferred it to);
+// the key is revoked when that person leaves the team. createdBy is their label (email) for the list.
+export type KeyMetadata = { role?: Role; createdBy?: string; createdByUserId?: string; revokedAt?: string; revokedBy?: string };
 
 export function parseKeyMetadata(raw: unknown): KeyMetadata {
   let value = raw;
@@ -17,6 +19,7 @@ export function parseKeyMetadata(raw: unknown): KeyMetadata {
   return {
     ...(isRole(v.role) ? { role: v.role } : {}),
     ...(typeof v.createdBy === "string" ? { createdBy: v.createdBy } : {}),
+    ...(typeof v.createdByUserId === "string" ? { createdByUserId: v.createdByUserId } : {}),
     ...(typeof v.revokedAt === "string" ? { revokedAt: v.revokedAt } : {}),
     ...(typeof v.revokedBy === "string" ? { revokedBy: v.revokedBy } : {}),
   };

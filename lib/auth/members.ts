@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
+import { revokeKeysHeldBy } from "./key-ownership";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 
 export type MemberSummary = { id: string; userId: string; email: string; name: string; role: Role; joinedAt: Date };
@@ -47,7 +48,7 @@ export async function changeMemberRole(ctx: ServiceContext, memberId: string, ra
   });
 }
 
-/** Removes a member (or lets a member leave). Their sockets are disconnected at once. */
+/** Removes a member (or lets a member leave). Their sockets are disconnected and their API keys revoked at once. */
 export async function removeMember(ctx: ServiceContext, memberId: string): Promise<void> {
   const self = ctx.actor.kind === "user";
   await ctx.db.$transaction(async (tx) => {
@@ -60,6 +61,8 @@ export async function removeMember(ctx: ServiceContext, memberId: string): Promi
     if (target.role === "owner") await keepAnOwner(tx, ctx, target.id);
     await tx.member.delete({ where: { id: target.id } });
     await recordAudit(tx, ctx, "member.removed", { type: "member", id: target.id }, { email: target.email, role: target.role, left: leaving });
+    // Their keys go with them (unless an admin transferred them to someone who stays).
+    await revokeKeysHeldBy(tx, ctx, { userId: target.userId, email: target.email });
     await notifyInTx(tx, { type: "membership:changed", tenantId: ctx.tenantId, userId: target.userId });
   });
 }

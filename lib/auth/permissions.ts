@@ -34,18 +34,33 @@ export function roleCan(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
 }
 
+/**
+ * What a share link may do: read its own team (the verbs behind GET /api/v1/share/{token} then
+ * project the view's servers, tools and alerts). Every other permission, and any read in another
+ * team's context, is refused, whatever code path hands a share context to a verb.
+ */
+export const SHARE_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>(["team:read"]);
+
 export function can(ctx: ServiceContext, permission: Permission): boolean {
-  return ctx.actor.kind === "system" || roleCan(ctx.actor.role, permission);
+  const { actor } = ctx;
+  if (actor.kind === "system") return true;
+  if (actor.kind === "share") return actor.tenantId === ctx.tenantId && SHARE_PERMISSIONS.has(permission);
+  return roleCan(actor.role, permission);
 }
 
 export function requirePermission(ctx: ServiceContext, permission: Permission): void {
   if (can(ctx, permission)) return;
+  if (ctx.actor.kind === "share") throw new AppError("FORBIDDEN", `A share link may not ${PERMISSIONS[permission]}`);
   const role = ctx.actor.kind === "system" ? "system" : ctx.actor.role;
   throw new AppError("FORBIDDEN", `Your role (${role}) may not ${PERMISSIONS[permission]}`);
 }
 
+/** The role used for ceilings ("may not grant above your own role"); a share link ranks lowest. */
 export function actorRole(ctx: ServiceContext): Role {
-  return ctx.actor.kind === "system" ? "owner" : ctx.actor.role;
+  const { actor } = ctx;
+  if (actor.kind === "system") return "owner";
+  if (actor.kind === "share") return "viewer";
+  return actor.role;
 }
 
 export function permissionsOf(role: Role): Permission[] {

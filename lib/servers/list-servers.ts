@@ -162,6 +162,7 @@ async function readServerPage(ctx: ServiceContext, q: ListServersQuery): Promise
 
 /** Every server of the team by name (share links and their relay render a whole view at once). */
 export async function listServers(ctx: ServiceContext): Promise<ServerSummary[]> {
+  requirePermission(ctx, "team:read");
   const { rows } = await queryServers(ctx, {}, { by: "name", dir: "asc" }, null, null);
   const key = getSecretKey();
   return rows.map((r) => toSummary(key, r));

@@ -1,3 +1,4 @@
+import { requirePermission } from "../auth/permissions";
 import type { Db } from "../db";
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
@@ -62,15 +63,19 @@ export async function resolveShare(db: Db, token: string, { now = new Date(), co
   };
 }
 
-/** A read-only system context in the link's tenant; the actor names the link, never a person. */
-export const shareContext = (db: Db, link: { id: string; tenantId: string }): ServiceContext => ({
+/**
+ * The context a share link reads in: its own principal (kind "share"), which may read its team and
+ * nothing else (SHARE_PERMISSIONS), never the all-powerful system actor. Names the link, never a person.
+ */
+export const shareContext = (db: Db, link: { id: string; tenantId: string; viewId: string | null }): ServiceContext => ({
   tenantId: link.tenantId,
   db,
-  actor: { kind: "system", id: `share:${link.id}` },
+  actor: { kind: "share", id: link.id, label: `share link ${link.id}`, tenantId: link.tenantId, viewId: link.viewId },
 });
 
 /** Each server's latest snapshot's tools, projected to the public fields. */
 async function currentTools(ctx: ServiceContext, serverIds: string[]): Promise<Map<string, SharedTool[]>> {
+  requirePermission(ctx, "team:read");
   if (serverIds.length === 0) return new Map();
   const latest = await ctx.db.snapshot.findMany({
     where: { tenantId: ctx.tenantId, serverId: { in: serverIds } },
@@ -98,6 +103,7 @@ function toSharedTool(def: Record<string, unknown>): SharedTool {
 }
 
 async function sharedAlerts(ctx: ServiceContext, serverIds: string[], filters: ViewFilters, now: Date): Promise<SharedViewDto["alerts"]> {
+  requirePermission(ctx, "team:read");
   if (serverIds.length === 0) return [];
   const { from, to } = resolveRange(filters.timeRange, now);
   const where: Prisma.AlertWhereInput = {

@@ -49,7 +49,7 @@ export async function listSharedServerIds(db: Db, tenantId: string, linkIds: str
   });
   const live = links.filter((link) => shareLinkStatus(link, now) === "active");
   if (live.length === 0) return scopes;
-  const servers = await listServers(shareContext(db, { id: "relay", tenantId }));
+  const servers = await listServers(shareContext(db, { id: "relay", tenantId, viewId: null }));
   for (const link of live) {
     const filters = storedViewFilters(link.view.filters);
     scopes.set(link.id, new Set(servers.filter((s) => matchesServer(s, filters)).map((s) => s.id)));

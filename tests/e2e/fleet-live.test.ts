@@ -69,12 +69,10 @@ describe("fleet page in Chromium", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("GET /api/health reports the database and a live worker", async () => {
+  it("GET /api/health reports the database and a live worker (to anyone: the status only)", async () => {
     const res = await fetch(`${baseUrl}/api/health`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { ok: boolean; database: { ok: boolean }; workers: { live: number } };
-    expect(body).toMatchObject({ ok: true, database: { ok: true } });
-    expect(body.workers.live).toBeGreaterThanOrEqual(1);
+    expect(await res.json()).toEqual({ status: "ok" });
   });
 
   it("lists the demo fleet with status, protocol and tool counts", async () => {

@@ -55,7 +55,7 @@ describe("invitation by link in two browsers", () => {
     const other = await ownerContext.newPage();
     await other.goto(link);
     await other.getByText(`You are signed in as ${owner.email}, but this invitation is for ${viewerEmail}`).waitFor();
-    await other.getByRole("button", { name: "Sign out" }).waitFor();
+    await other.getByRole("button", { name: "Sign out", exact: true }).waitFor();
     expect(await other.getByRole("button", { name: /^Accept/ }).count()).toBe(0);
     await other.close();
   });

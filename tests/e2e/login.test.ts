@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { addHttpServer, createTeam, newBrowserContext, PASSWORD, uniqueEmail } from "../helpers/e2e-accounts";
+import { addHttpServer, apiOnly, call, createTeam, newBrowserContext, ok, PASSWORD, uniqueEmail } from "../helpers/e2e-accounts";
 import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
 
 // Signing up, creating a first team, signing out and in again: all in the browser.
@@ -79,7 +79,7 @@ describe("sign-up, sign-in and teams in Chromium", () => {
   });
 
   it("signs out to /login; pages need a session again", async () => {
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL(/\/login$/);
     await page.goto("/team/audit");
     await page.waitForURL(/\/login\?next=%2Fteam%2Faudit$/);
@@ -121,7 +121,7 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     await page.getByLabel("Current password").fill(PASSWORD);
     await page.getByRole("button", { name: "Change password" }).click();
     await page.getByRole("status").filter({ hasText: "Password changed" }).waitFor();
-    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.waitForURL(/\/login$/);
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
@@ -130,5 +130,18 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     await page.getByLabel("Password").fill("a brand new secret");
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Fleet" }).waitFor();
+  });
+
+  it("“Sign out everywhere” on the account page ends this session and the one on another device", async () => {
+    const phone = await apiOnly(product.baseUrl);
+    await ok(phone, "POST", "/api/auth/sign-in/email", { email, password: "a brand new secret" });
+    expect((await call(phone, "GET", "/api/v1/me")).status).toBe(200);
+    await page.getByTestId("user-email").click();
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await page.waitForURL(/\/login$/);
+    expect((await call(phone, "GET", "/api/v1/me")).status).toBe(401);
+    await page.goto("/account");
+    await page.waitForURL(/\/login\?next=%2Faccount$/);
+    await phone.request.dispose();
   });
 });

@@ -12,8 +12,10 @@ import * as acceptRoute from "../../app/api/v1/invitations/[id]/accept/route";
 import * as invitationRoute from "../../app/api/v1/invitations/[id]/route";
 import * as invitationsRoute from "../../app/api/v1/invitations/route";
 import * as keyRoute from "../../app/api/v1/keys/[id]/route";
+import * as keyTransferRoute from "../../app/api/v1/keys/[id]/transfer/route";
 import * as keysRoute from "../../app/api/v1/keys/route";
 import * as meRoute from "../../app/api/v1/me/route";
+import * as signOutEverywhereRoute from "../../app/api/v1/me/sign-out-everywhere/route";
 import * as memberRoute from "../../app/api/v1/members/[id]/route";
 import * as membersRoute from "../../app/api/v1/members/route";
 import * as refreshRoute from "../../app/api/v1/servers/[id]/refresh/route";
@@ -54,6 +56,7 @@ type RouteModule = Partial<Record<"GET" | "POST" | "PATCH" | "DELETE", unknown>>
 
 // Most specific patterns first; `:id` captures one path segment.
 const ROUTES: [string, RouteModule][] = [
+  ["/api/v1/me/sign-out-everywhere", signOutEverywhereRoute],
   ["/api/v1/me", meRoute],
   ["/api/v1/teams/active", activeTeamRoute],
   ["/api/v1/teams", teamsRoute],
@@ -62,6 +65,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/invitations/:id/accept", acceptRoute],
   ["/api/v1/invitations/:id", invitationRoute],
   ["/api/v1/invitations", invitationsRoute],
+  ["/api/v1/keys/:id/transfer", keyTransferRoute],
   ["/api/v1/keys/:id", keyRoute],
   ["/api/v1/keys", keysRoute],
   ["/api/v1/audit", auditRoute],

@@ -16,6 +16,8 @@ const CLOSED: { method: "GET" | "POST"; path: string; body: (x: Fixture) => unkn
   { method: "POST", path: "/organization/delete", body: (x) => ({ organizationId: x.a.id }) },
   { method: "GET", path: "/organization/get-full-organization?organizationId={a}", body: () => undefined },
   { method: "GET", path: "/organization/list-invitations?organizationId={a}", body: () => undefined },
+  { method: "GET", path: "/organization/list-user-invitations", body: () => undefined },
+  { method: "GET", path: "/organization/get-invitation?id={inv}", body: () => undefined },
   { method: "POST", path: "/organization/invite-member", body: (x) => ({ organizationId: x.a.id, email: "side@access.test", role: "admin" }) },
   { method: "POST", path: "/organization/cancel-invitation", body: (x) => ({ invitationId: x.invitationA }) },
   { method: "POST", path: "/organization/accept-invitation", body: (x) => ({ invitationId: x.invitationA }) },
@@ -65,7 +67,7 @@ describe("better-auth's plugin routes that would bypass Toolwatch's verbs are cl
   });
 
   it.each(closedCases.map((c, i): [string, (typeof closedCases)[number]] => [`[auth-route ${i + 1}/${closedCases.length}] ${c.who}: ${c.method} /api/auth${c.path} → 404`, c]))("%s", async (_title, c) => {
-    const res = await authCall(c.method, c.path.replace("{a}", f.a.id), { as: f[c.who].caller, body: c.body(f) });
+    const res = await authCall(c.method, c.path.replace("{a}", f.a.id).replace("{inv}", f.invitationA), { as: f[c.who].caller, body: c.body(f) });
     expect(res.status, res.text).toBe(404);
   });
 

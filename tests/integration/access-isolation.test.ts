@@ -189,7 +189,14 @@ for (const who of ["session", "key"] as const) {
         201,
       ).json.server.id;
       expect((await testDb().mcpServer.findUniqueOrThrow({ where: { id: server } })).tenantId).toBe(f.b.id);
-      const key = expectStatus(await call("POST", "/api/v1/keys", { as: f.callers[who], body: { name: "bravo-smuggled", role: "viewer", referenceId: f.a.id, teamId: f.a.id } }), 201).json.id;
+      // Keys are minted by signed-in people only (a key gets 403 and mints nothing anywhere).
+      const minted = await call("POST", "/api/v1/keys", { as: f.callers[who], body: { name: "bravo-smuggled", role: "viewer", referenceId: f.a.id, teamId: f.a.id } });
+      if (who === "key") {
+        expect(minted.status, minted.text).toBe(403);
+        expect(await testDb().apiKey.count({ where: { referenceId: f.a.id, name: "bravo-smuggled" } })).toBe(0);
+        return;
+      }
+      const key = expectStatus(minted, 201).json.id;
       expect((await testDb().apiKey.findUniqueOrThrow({ where: { id: key } })).referenceId).toBe(f.b.id);
     },
   });

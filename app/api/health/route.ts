@@ -1,12 +1,15 @@
 import { NextResponse } from "next/server";
 import { getDb } from "../../../lib/db";
 import { loadEnv } from "../../../lib/env";
-import { getHealth } from "../../../lib/health/get-health";
+import { healthResponse } from "../../../lib/health/health-response";
 
 export const dynamic = "force-dynamic";
 
-/** Liveness of the database and of at least one worker (heartbeat younger than 3 beats). */
-export async function GET(): Promise<Response> {
-  const health = await getHealth(getDb(), loadEnv().TOOLWATCH_HEARTBEAT_MS);
-  return NextResponse.json(health, { status: health.database.ok ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+/**
+ * PUBLIC: {"status": "ok" | "degraded" | "down"}, 200 while the database answers, else 503.
+ * Details (database latency, workers' host names and pids) only for signed-in instance administrators.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const { httpStatus, body } = await healthResponse(getDb(), loadEnv().TOOLWATCH_HEARTBEAT_MS, request.headers);
+  return NextResponse.json(body, { status: httpStatus, headers: { "Cache-Control": "no-store" } });
 }

@@ -19,6 +19,7 @@ const ACTIONS: Record<string, string> = {
   "invitation.canceled": "canceled an invitation",
   "key.created": "created an API key",
   "key.revoked": "revoked an API key",
+  "key.transferred": "transferred an API key",
   "alert.acknowledged": "acknowledged an alert",
   "alert.approved": "approved a change",
   "alert.rejected": "rejected a change",
