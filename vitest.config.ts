@@ -9,6 +9,12 @@ const testEnv = {
   TOOLWATCH_DATA_DIR: path.join(os.tmpdir(), "toolwatch-test-data"),
   // Tests sign many users up from one address; the brake itself is tested with its own limit.
   TOOLWATCH_AUTH_RATE_LIMIT: "1000",
+  TOOLWATCH_AUTH_RATE_PER_ACCOUNT: "1000/min",
+  // The same for the /api/v1 limits (suites drive hundreds of requests through one key); the
+  // limits' own suite (api-rate-limit.test.ts) sets low ones for itself.
+  TOOLWATCH_API_RATE_PER_KEY: "100000/min",
+  TOOLWATCH_API_RATE_PER_TEAM: "100000/min",
+  TOOLWATCH_API_RATE_PER_USER: "100000/min",
 };
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.
