@@ -1,6 +1,7 @@
 import { NextResponse } from "next/server";
 import { AppError } from "../../lib/errors";
 import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
+import { assertStorableJson } from "../../lib/validation";
 
 /**
  * Wraps a route handler: AppErrors become their status with a message; anything else is logged
@@ -41,7 +42,9 @@ function errorResponse(error: unknown): Response {
 }
 
 export function searchParams(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  assertStorableJson(params, "query");
+  return params;
 }
 
 /** The JSON body of a write request, or a 400 saying what is wrong with it. */
@@ -50,11 +53,14 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
   if (!/^application\/json\b/i.test(type)) throw new AppError("INVALID_INPUT", "Send the body as JSON with Content-Type: application/json");
   const text = await request.text();
   if (text.length > maxBytes) throw new AppError("INVALID_INPUT", `Body too large (${maxBytes / 1_000_000} MB at most)`);
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new AppError("INVALID_INPUT", "Body is not valid JSON");
   }
+  assertStorableJson(body);
+  return body;
 }
 
 export type IdParams = { params: Promise<{ id: string }> };
