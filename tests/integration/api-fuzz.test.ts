@@ -34,19 +34,22 @@ function discoverRoutes(): Omit<RouteCase, "method" | "handler">[] {
 // ---- what must never show ------------------------------------------------------------------
 const INTERNAL = [/\bat .+:\d+:\d+/, /node_modules/, /prisma/i, /invocation/i, /\/work\//, /TypeError|ReferenceError|RangeError|SyntaxError: /, /Cannot read propert/, /stack/i, /\bSELECT\b|\bINSERT INTO\b/, /violates .*constraint/];
 
+function parseEnvelope(text: string): { code?: unknown; message?: unknown } | null {
+  try {
+    return (JSON.parse(text) as { error?: { code?: unknown; message?: unknown } }).error ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function checkAnswer(what: string, status: number, text: string): void {
   expect(status, `${what}: ${text.slice(0, 300)}`).toBeLessThan(500);
   for (const pattern of INTERNAL) expect(text, `${what} leaks internals (${pattern})`).not.toMatch(pattern);
   if (status >= 400) {
-    let json: { error?: { code?: unknown; message?: unknown } } | null = null;
-    try {
-      json = JSON.parse(text) as typeof json;
-    } catch {
-      /* asserted below */
-    }
-    expect(json?.error, `${what}: a ${status} must be a JSON error envelope, got ${text.slice(0, 200)}`).toBeTruthy();
-    expect(typeof json!.error!.code, what).toBe("string");
-    expect(typeof json!.error!.message === "string" && json!.error!.message.length > 0, `${what}: error without a message`).toBe(true);
+    const error = parseEnvelope(text);
+    expect(error, `${what}: a ${status} must be a JSON error envelope, got ${text.slice(0, 200)}`).toBeTruthy();
+    expect(typeof error!.code, what).toBe("string");
+    expect(typeof error!.message === "string" && error!.message.length > 0, `${what}: error without a message`).toBe(true);
   }
 }
 
