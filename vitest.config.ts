@@ -12,6 +12,12 @@ const testEnv = {
   // Suites register loopback fixtures from teams no instance administrator belongs to; the rule
   // itself (default "admins") is tested in tests/integration/private-targets*.test.ts, which set it.
   TOOLWATCH_PRIVATE_TARGETS: "all",
+  TOOLWATCH_AUTH_RATE_PER_ACCOUNT: "1000/min",
+  // The same for the /api/v1 limits (suites drive hundreds of requests through one key); the
+  // limits' own suite (api-rate-limit.test.ts) sets low ones for itself.
+  TOOLWATCH_API_RATE_PER_KEY: "100000/min",
+  TOOLWATCH_API_RATE_PER_TEAM: "100000/min",
+  TOOLWATCH_API_RATE_PER_USER: "100000/min",
 };
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.

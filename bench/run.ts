@@ -25,6 +25,7 @@ if (!process.argv.includes("fleet")) {
   await step("cache", () => import("./cache"));
   await step("fleet-api", () => import("./fleet-api"));
   await step("cross-rules", async () => (await import("./cross-rules")).runCrossRulesBench());
+  await step("rate-limit", () => import("./rate-limit"));
 }
 await step("fleet", async () => (await import("./fleet/run-fleet")).runFleetBench(quick));
 export {};

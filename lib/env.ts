@@ -1,11 +1,25 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { parseRate } from "./rate-limit/rate";
 
 // The one reader of process.env: every setting, its default and its validation live here, so
 // the README's configuration table and the code cannot drift apart silently.
 const boolish = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const int = (def: number, min: number) => z.coerce.number().int().min(min).default(def);
+// "<requests>/<window>" (600/min, 20/15min, 5/10s) or 0 for no limit; null = no limit.
+const rate = (def: string) =>
+  z
+    .string()
+    .default(def)
+    .transform((text, ctx) => {
+      try {
+        return parseRate(text);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
 
 export const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
@@ -60,6 +74,14 @@ export const EnvSchema = z.object({
   TOOLWATCH_TRUST_PROXY: boolish.default(false),
   // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).
   TOOLWATCH_AUTH_RATE_LIMIT: int(10, 0),
+  // Sign-in, sign-up and password-reset attempts per account (email), from any address: the brake
+  // on guessing one person's password from many addresses. Shared by all web processes (Postgres).
+  TOOLWATCH_AUTH_RATE_PER_ACCOUNT: rate("20/15min"),
+  // /api/v1 requests, shared by all web processes (Postgres): per API key, per team (all its keys
+  // together) and per signed-in person (browser sessions, across their teams).
+  TOOLWATCH_API_RATE_PER_KEY: rate("600/min"),
+  TOOLWATCH_API_RATE_PER_TEAM: rate("3000/min"),
+  TOOLWATCH_API_RATE_PER_USER: rate("1200/min"),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -5,6 +5,7 @@ export type AppErrorCode =
   | "CONFLICT"
   | "UNAUTHENTICATED"
   | "FORBIDDEN"
+  | "RATE_LIMITED"
   | "UNAVAILABLE";
 
 const HTTP_STATUS: Record<AppErrorCode, number> = {
@@ -13,6 +14,7 @@ const HTTP_STATUS: Record<AppErrorCode, number> = {
   CONFLICT: 409,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  RATE_LIMITED: 429,
   UNAVAILABLE: 503,
 };
 

@@ -21,3 +21,39 @@ export function invalidInput(error: ZodError): AppError {
   const fields = fieldErrors(error);
   return new AppError("INVALID_INPUT", Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "), { fields });
 }
+
+const MAX_JSON_DEPTH = 64;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function badText(text: string): string | null {
+  if (text.includes("\u0000")) return "must not contain NUL (U+0000) characters";
+  if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it has a lone surrogate)";
+  return null;
+}
+
+/**
+ * Refuses what no field of ours accepts but a type check lets through: U+0000 and lone UTF-16
+ * surrogates in any string or key (Postgres text cannot store NUL, jsonb neither nor a lone
+ * "\ud800" escape: both were 500s, found by tests/integration/api-fuzz.test.ts), and nesting deeper than
+ * MAX_JSON_DEPTH (recursive walkers and jsonb have limits). Iterative, so a 10,000-deep body
+ * cannot overflow the stack here either.
+ */
+export function assertStorableJson(value: unknown, where = "body"): void {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: where, depth: 0 }];
+  while (stack.length) {
+    const { value: v, path, depth } = stack.pop()!;
+    if (typeof v === "string") {
+      const problem = badText(v);
+      if (problem) throw new AppError("INVALID_INPUT", `${path}: text ${problem}`, { fields: { [path]: problem } });
+      continue;
+    }
+    if (!v || typeof v !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AppError("INVALID_INPUT", `${where} nests deeper than ${MAX_JSON_DEPTH} levels`);
+    for (const [key, child] of Object.entries(v)) {
+      const problem = badText(key);
+      if (problem) throw new AppError("INVALID_INPUT", `${path}: a key ${problem}`);
+      const childPath = Array.isArray(v) ? `${path}[${key}]` : `${path}.${key}`;
+      stack.push({ value: child, path: childPath.length > 200 ? `${childPath.slice(0, 200)}…` : childPath, depth: depth + 1 });
+    }
+  }
+}

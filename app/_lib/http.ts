@@ -1,27 +1,50 @@
 import { NextResponse } from "next/server";
 import { AppError } from "../../lib/errors";
+import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
+import { assertStorableJson } from "../../lib/validation";
 
 /**
  * Wraps a route handler: AppErrors become their status with a message; anything else is logged
- * and becomes a 500 that reveals nothing.
+ * and becomes a 500 that reveals nothing. Headers decided on the way (rate limits) go on the
+ * response either way.
  */
 export function route<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
   return async (...args: A): Promise<Response> => {
-    try {
-      const body = await fn(...args);
-      return body instanceof Response ? body : NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
-    } catch (error) {
-      if (error instanceof AppError) {
-        return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
-      }
-      console.error("unhandled API error", error);
-      return NextResponse.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
-    }
+    const outcome = await withResponseHeaders(() => fn(...args));
+    const response = "value" in outcome ? toResponse(outcome.value) : errorResponse(outcome.error);
+    return withHeaders(response, outcome.headers);
   };
 }
 
+function withHeaders(response: Response, headers: Headers): Response {
+  if ([...headers.keys()].length === 0) return response;
+  try {
+    for (const [name, value] of headers) response.headers.set(name, value);
+    return response;
+  } catch {
+    // An immutable Response (Response.redirect, a fetched one): copy it.
+    const merged = new Headers(response.headers);
+    for (const [name, value] of headers) merged.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+  }
+}
+
+function toResponse(body: unknown): Response {
+  return body instanceof Response ? body : NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
+}
+
+function errorResponse(error: unknown): Response {
+  if (error instanceof AppError) {
+    return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
+  }
+  console.error("unhandled API error", error);
+  return NextResponse.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
+}
+
 export function searchParams(request: Request): Record<string, string> {
-  return Object.fromEntries(new URL(request.url).searchParams);
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  assertStorableJson(params, "query");
+  return params;
 }
 
 /** The JSON body of a write request, or a 400 saying what is wrong with it. */
@@ -30,11 +53,14 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
   if (!/^application\/json\b/i.test(type)) throw new AppError("INVALID_INPUT", "Send the body as JSON with Content-Type: application/json");
   const text = await request.text();
   if (text.length > maxBytes) throw new AppError("INVALID_INPUT", `Body too large (${maxBytes / 1_000_000} MB at most)`);
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch {
     throw new AppError("INVALID_INPUT", "Body is not valid JSON");
   }
+  assertStorableJson(body);
+  return body;
 }
 
 export type IdParams = { params: Promise<{ id: string }> };

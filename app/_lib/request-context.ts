@@ -2,6 +2,7 @@ import { authenticate, contextForPrincipal, requirePrincipal, type Principal } f
 import type { ServiceContext } from "../../lib/context";
 import { getDb } from "../../lib/db";
 import { AppError } from "../../lib/errors";
+import { enforceApiRateLimit } from "../../lib/rate-limit/api-limit";
 
 /**
  * The caller of an HTTP request (session cookie or `Authorization: Bearer <api key>`) and the
@@ -11,10 +12,15 @@ export async function getRequestContext(request: Request): Promise<ServiceContex
   return contextForPrincipal(getDb(), await getCaller(request));
 }
 
-/** The authenticated caller; cookie-authenticated writes must come from our own origin (CSRF). */
+/**
+ * The authenticated caller; cookie-authenticated writes must come from our own origin (CSRF).
+ * Every authenticated /api/v1 request passes here once, so this is where it counts against the
+ * caller's rate limits (429 with Retry-After beyond them).
+ */
 export async function getCaller(request: Request): Promise<Principal> {
   const principal = await requirePrincipal(request.headers);
   if (principal.kind === "user" && request.method !== "GET" && request.method !== "HEAD") assertSameOrigin(request);
+  await enforceApiRateLimit(getDb(), principal);
   return principal;
 }
 

@@ -9,6 +9,7 @@ import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugi
 import { getDb, type Db } from "../db";
 import { loadEnv, type Env } from "../env";
 import { getSecretKey } from "../secrets";
+import { accountRateLimit } from "./account-rate-limit";
 import { DEMO_USER_EMAIL } from "./demo-account";
 
 // better-auth does the authentication: password hashing, sessions in httpOnly cookies, the
@@ -66,7 +67,9 @@ const PLUGIN_PATHS_OWNED_BY_TOOLWATCH = [
   "/organization/leave",
 ];
 
+/** `env`: the settings to run with (tests pass their own limits); the process's own by default. */
 export function createAuth(db: Db, env: Env = loadEnv()) {
+  const authAttempts = { window: 60, max: Math.max(env.TOOLWATCH_AUTH_RATE_LIMIT, 1) };
   return betterAuth({
     appName: "Toolwatch",
     secret: authSecret(),
@@ -85,14 +88,20 @@ export function createAuth(db: Db, env: Env = loadEnv()) {
         if (ctx.path === "/change-password") return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
       }),
     },
-    // In memory, per client IP (x-forwarded-for as set by the web server): a brake on password guessing.
+    // Per client address (x-forwarded-for as set by the web server) and path, in Postgres
+    // (auth_rate_limit) so every web process counts against the same brake on password guessing.
+    // Per account: the accountRateLimit plugin below.
     rateLimit: {
       enabled: env.TOOLWATCH_AUTH_RATE_LIMIT > 0,
+      storage: "database",
       window: 60,
       max: 600,
       customRules: {
-        "/sign-in/email": { window: 60, max: Math.max(env.TOOLWATCH_AUTH_RATE_LIMIT, 1) },
-        "/sign-up/email": { window: 60, max: Math.max(env.TOOLWATCH_AUTH_RATE_LIMIT, 1) },
+        "/sign-in/email": authAttempts,
+        "/sign-up/email": authAttempts,
+        "/request-password-reset": authAttempts,
+        "/reset-password": authAttempts,
+        "/change-password": authAttempts,
       },
     },
     user: { additionalFields: { instanceAdmin: { type: "boolean", defaultValue: false, input: false } } },
@@ -129,6 +138,7 @@ export function createAuth(db: Db, env: Env = loadEnv()) {
       },
     },
     plugins: [
+      accountRateLimit(db, env.TOOLWATCH_AUTH_RATE_PER_ACCOUNT),
       organization({
         ac,
         roles: orgRoles,

@@ -111,7 +111,7 @@ export type Caller = { label: string; headers: Record<string, string> };
 // Response bodies are whatever the route returned; tests read fields they know.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
-export type ApiResponse = { status: number; json: Json; text: string };
+export type ApiResponse = { status: number; json: Json; text: string; headers: Headers };
 
 export type CallOptions = { as?: Caller | null; body?: unknown; rawBody?: string; contentType?: string | null; headers?: Record<string, string> };
 
@@ -120,7 +120,7 @@ export async function call(method: "GET" | "POST" | "PATCH" | "DELETE", path: st
   const match = COMPILED.map((r) => ({ r, m: r.regex.exec(url.pathname) })).find((x) => x.m);
   if (!match) throw new Error(`No route for ${url.pathname}`);
   const handler = match.r.module[method] as Handler | undefined;
-  if (!handler) return { status: 405, json: null, text: "" };
+  if (!handler) return { status: 405, json: null, text: "", headers: new Headers() };
   const headers: Record<string, string> = { host: url.host, ...(options.as?.headers ?? {}), ...(options.headers ?? {}) };
   let body: string | undefined;
   if (options.rawBody !== undefined || options.body !== undefined) {
@@ -131,7 +131,7 @@ export async function call(method: "GET" | "POST" | "PATCH" | "DELETE", path: st
   const params = Promise.resolve<Record<string, string>>(Object.fromEntries(match.r.names.map((name, i) => [name, decodeURIComponent(match.m![i + 1]!)])));
   const response = await handler(new Request(url, { method, headers, body }), { params });
   const text = await response.text();
-  return { status: response.status, json: parseJson(text), text };
+  return { status: response.status, json: parseJson(text), text, headers: response.headers };
 }
 
 function parseJson(text: string): Json {
@@ -149,7 +149,7 @@ export async function authCall(method: "GET" | "POST", path: string, options: { 
   const request = new Request(new URL(`/api/auth${path}`, ORIGIN), { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const response = await (method === "GET" ? authRoute.GET : authRoute.POST)(request);
   const text = await response.text();
-  return { status: response.status, json: parseJson(text), text, setCookie: response.headers.getSetCookie() };
+  return { status: response.status, json: parseJson(text), text, headers: response.headers, setCookie: response.headers.getSetCookie() };
 }
 
 /** Fails with the response body when the status is not the expected one (readable test failures). */

@@ -42,7 +42,8 @@ describe("several workers share one database", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-multi-"));
     writeFixtureState(path.join(dir, "fast.json"), { tools: [tool("a"), tool("b"), tool("c")] });
     writeFixtureState(path.join(dir, "slow.json"), { tools: Array.from({ length: 10 }, (_, i) => tool(`s${i}`)), pageSize: 1, pageDelayMs: 300 });
-    [fast, slow] = await Promise.all([startHttpFixture(path.join(dir, "fast.json")), startHttpFixture(path.join(dir, "slow.json"))]);
+    // The slow server logs each tools/list call ("<token> <cursor>"): the kill test reads where a walk is.
+    [fast, slow] = await Promise.all([startHttpFixture(path.join(dir, "fast.json")), startHttpFixture(path.join(dir, "slow.json"), { env: { FIXTURE_CALL_LOG: path.join(dir, "slow-calls.log") } })]);
     ctx = await createTenantContext("multi");
     for (let i = 0; i < 6; i++) serverIds.push((await createServer(ctx, `fast-${i}`, { transport: "streamable_http", url: fast.url, headers: {} })).id);
     slowId = (await createServer(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
@@ -104,10 +105,23 @@ describe("several workers share one database", () => {
     const owner = (await leases()).find((l) => l.serverId === slowId)!.workerId;
     const survivor = owner === "worker-a" ? "worker-b" : "worker-a";
     const victimServers = (await leases()).filter((l) => l.workerId === owner).map((l) => l.serverId);
-    // Trigger a 3.3 s walk (11 slow pages) on the owner, then kill it in the middle of it.
+    // Trigger a 3.3 s walk (11 slow pages) on the owner, then kill it in the middle of it: once the
+    // slow server has answered the walk's first page and been asked for a later one.
+    const callLog = path.join(dir, "slow-calls.log");
+    const calls = () => (fs.existsSync(callLog) ? fs.readFileSync(callLog, "utf8").split("\n").filter(Boolean) : []);
+    const callsBefore = calls().length;
     writeFixtureState(path.join(dir, "slow.json"), { tools: Array.from({ length: 11 }, (_, i) => tool(`s${i}`)), pageSize: 1, pageDelayMs: 300 });
-    await new Promise((r) => setTimeout(r, 1_200));
+    await waitFor("the walk past its first page", async () => calls().slice(callsBefore), (walk) => walk.length >= 2, 20_000);
     workers.get(owner)!.child.kill("SIGKILL");
+    const walkAtKill = calls().slice(callsBefore).map((line) => line.split(" ")[1]);
+    const completeAtKill = await ctx.db.snapshot.count({ where: { serverId: slowId, toolCount: 11 } });
+    // Proof the worker died mid-walk: the walk had started (first page, no cursor), gone on
+    // (later pages, with cursors), and not finished (fewer than 11 pages, no 11-tool snapshot).
+    expect(walkAtKill[0]).toBe("-");
+    expect(walkAtKill.slice(1).every((cursor) => cursor !== "-")).toBe(true);
+    expect(walkAtKill.length).toBeGreaterThanOrEqual(2);
+    expect(walkAtKill.length).toBeLessThan(11);
+    expect(completeAtKill).toBe(0);
     const killedAt = Date.now();
     await workers.get(owner)!.exited;
     workers.delete(owner);

@@ -32,7 +32,9 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
       TEST_KEY,
       `resilience-${ctx.tenantId.slice(0, 8)}`,
       {
-        discovery: { connectTimeoutMs: 8_000, requestTimeoutMs: 3_000, maxPages: 50, debounceMs: 300, backoffMaxMs: 1_500 },
+        // A burst postpones the re-list until it has been quiet for debounceMs, for up to
+        // debounceMaxWaitMs: both wide enough that a storm slowed down by a busy machine is still one burst.
+        discovery: { connectTimeoutMs: 8_000, requestTimeoutMs: 3_000, maxPages: 50, debounceMs: 1_000, debounceMaxWaitMs: 30_000, backoffMaxMs: 1_500 },
         targets: testTargets(),
         privateTargets: "all",
         liveWorkerWindowMs: 15_000,
@@ -69,7 +71,7 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
     expect(transitions.map((t) => t.toStatus)).toEqual(["connecting", "live"]);
   });
 
-  it("a storm of 500 list_changed in one second gives a handful of re-lists and exactly one new snapshot", async () => {
+  it("a storm of 500 list_changed in one second gives exactly one re-list and exactly one new snapshot", async () => {
     await waitFor("storm server snapshotted", () => snapshots(ids.storm!), (s) => s.length === 1, 40_000);
     const before = listCalls();
     fs.writeFileSync(path.join(dir, "trigger"), String(Date.now()));
@@ -79,8 +81,7 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
     const received = scheduler.sessionOf(ids.storm!)!.stats.notifications;
     console.log(`storm: ${received} list_changed received, ${relists} re-list(s), ${(await snapshots(ids.storm!)).length - 1} new snapshot(s)`);
     expect(received).toBeGreaterThanOrEqual(500);
-    expect(relists).toBeGreaterThanOrEqual(1);
-    expect(relists).toBeLessThanOrEqual(5);
+    expect(relists).toBe(1);
     expect(await snapshots(ids.storm!)).toHaveLength(2);
   });
 });

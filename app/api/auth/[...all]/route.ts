@@ -1,4 +1,5 @@
 import { toNextJsHandler } from "better-auth/next-js";
+import { withRetryAfter } from "../../../../lib/auth/account-rate-limit";
 import { getAuth } from "../../../../lib/auth/auth";
 import { route } from "../../../_lib/http";
 import { assertSameOrigin } from "../../../_lib/request-context";
@@ -7,11 +8,11 @@ import { assertSameOrigin } from "../../../_lib/request-context";
 export const dynamic = "force-dynamic";
 
 const handler = () => toNextJsHandler(getAuth());
-export const GET = (request: Request) => handler().GET(request);
+export const GET = async (request: Request) => withRetryAfter(await handler().GET(request));
 // better-auth trusts every origin that matches baseURL.allowedHosts, and that is "*" here (any host
 // name may reach a self-hosted instance), so its own CSRF check passes any Origin. Writes must come
 // from the page's own origin, as for /api/v1.
 export const POST = route(async (request: Request) => {
   assertSameOrigin(request);
-  return handler().POST(request);
+  return withRetryAfter(await handler().POST(request));
 });

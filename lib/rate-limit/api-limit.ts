@@ -1,0 +1,38 @@
+import type { Principal } from "../auth/authenticate";
+import type { Db } from "../db";
+import { loadEnv, type Env } from "../env";
+import { AppError } from "../errors";
+import { consume, type Bucket } from "./counter";
+import type { Rate } from "./rate";
+import { rateLimitHeaders, setResponseHeaders } from "./response-headers";
+
+// /api/v1 request limits, checked once per request where the caller is authenticated
+// (app/_lib/request-context.ts getCaller). An API key counts against itself and its team; a
+// signed-in person (browser session) against themselves, across their teams: the team budget is
+// for automation, so a busy dashboard never starves the team's keys, nor the keys the dashboard.
+const SCOPE_NAMES = { key: "this API key", team: "this team's API keys", user: "your account" } as const;
+type Scope = keyof typeof SCOPE_NAMES;
+
+export function apiBuckets(principal: Principal, env: Env = loadEnv()): Bucket[] {
+  const bucket = (scope: Scope, id: string, rate: Rate | null): Bucket[] => (rate ? [{ key: `api:${scope}:${id}`, ...rate }] : []);
+  if (principal.kind === "apiKey") {
+    return [...bucket("key", principal.keyId, env.TOOLWATCH_API_RATE_PER_KEY), ...bucket("team", principal.tenantId, env.TOOLWATCH_API_RATE_PER_TEAM)];
+  }
+  return bucket("user", principal.userId, env.TOOLWATCH_API_RATE_PER_USER);
+}
+
+/** Counts the request; a 429 (AppError RATE_LIMITED) with Retry-After when a bucket is over its limit. */
+export async function enforceApiRateLimit(db: Db, principal: Principal, env: Env = loadEnv()): Promise<void> {
+  const decision = await consume(db, apiBuckets(principal, env));
+  if (!decision) return;
+  setResponseHeaders(rateLimitHeaders(decision));
+  if (decision.allowed) return;
+  const { binding } = decision;
+  const scope = binding.key.split(":")[1] as Scope;
+  throw new AppError("RATE_LIMITED", `Too many requests for ${SCOPE_NAMES[scope]}: at most ${binding.limit} per ${binding.windowSeconds} s. Retry in ${decision.retryAfterSeconds} s.`, {
+    scope,
+    limit: binding.limit,
+    windowSeconds: binding.windowSeconds,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+}
