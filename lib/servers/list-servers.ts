@@ -143,11 +143,24 @@ export type ServerPage = Page<ServerSummary> & ServerPageCounts;
  * values; bad ones are a 400 naming the parameter). Viewers may read.
  */
 export async function listServerPage(ctx: ServiceContext, rawQuery: unknown): Promise<ServerPage> {
+  const q = parseQuery(ctx, rawQuery);
+  return cachedServerPage(ctx.tenantId, JSON.stringify(q), () => readServerPage(ctx, q));
+}
+
+/**
+ * The same page as JSON text, for the API: a repeated query answers with the cached text, so a
+ * hit costs no serialising (100 summaries were ~1 ms of the web process's CPU per request).
+ */
+export async function listServerPageJson(ctx: ServiceContext, rawQuery: unknown): Promise<string> {
+  const q = parseQuery(ctx, rawQuery);
+  return cachedServerPage(ctx.tenantId, `json\n${JSON.stringify(q)}`, async () => JSON.stringify(await readServerPage(ctx, q)));
+}
+
+function parseQuery(ctx: ServiceContext, rawQuery: unknown): ListServersQuery {
   requirePermission(ctx, "team:read");
   const parsed = ListServersQuery.safeParse(rawQuery);
   if (!parsed.success) throw invalidInput(parsed.error);
-  const q = parsed.data;
-  return cachedServerPage(ctx.tenantId, JSON.stringify(q), () => readServerPage(ctx, q));
+  return parsed.data;
 }
 
 async function readServerPage(ctx: ServiceContext, q: ListServersQuery): Promise<ServerPage> {

@@ -1,4 +1,4 @@
-import { listServerPage } from "../../../../lib/servers/list-servers";
+import { listServerPageJson } from "../../../../lib/servers/list-servers";
 import { createServer } from "../../../../lib/servers/save-server";
 import { getServerDetail } from "../../../../lib/servers/get-server-detail";
 import { stdioPermissionFor } from "../../../../lib/servers/stdio-policy";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 // → { items, nextCursor, total, byStatus, teamTotal, tags }
 export const GET = route(async (request: Request) => {
   const ctx = await getRequestContext(request);
-  return listServerPage(ctx, searchParams(request));
+  return new Response(await listServerPageJson(ctx, searchParams(request)), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
 });
 
 export const POST = route(async (request: Request) => {
