@@ -38,22 +38,30 @@ function badText(text: string): string | null {
  * MAX_JSON_DEPTH (recursive walkers and jsonb have limits). Iterative, so a 10,000-deep body
  * cannot overflow the stack here either.
  */
-export function assertStorableJson(value: unknown, where = "body"): void {
+export function assertStorableJson(value: unknown, where = ""): void {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: where, depth: 0 }];
   while (stack.length) {
     const { value: v, path, depth } = stack.pop()!;
     if (typeof v === "string") {
       const problem = badText(v);
-      if (problem) throw new AppError("INVALID_INPUT", `${path}: text ${problem}`, { fields: { [path]: problem } });
+      if (problem) throw storableRefusal(path || "body", `text ${problem}`);
       continue;
     }
     if (!v || typeof v !== "object") continue;
-    if (depth >= MAX_JSON_DEPTH) throw new AppError("INVALID_INPUT", `${where} nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth >= MAX_JSON_DEPTH) throw new AppError("INVALID_INPUT", `${where || "body"} nests deeper than ${MAX_JSON_DEPTH} levels`);
     for (const [key, child] of Object.entries(v)) {
+      const childPath = memberPath(path, key, Array.isArray(v));
       const problem = badText(key);
-      if (problem) throw new AppError("INVALID_INPUT", `${path}: a key ${problem}`);
-      const childPath = Array.isArray(v) ? `${path}[${key}]` : `${path}.${key}`;
+      if (problem) throw storableRefusal(childPath, `the name ${problem}`);
       stack.push({ value: child, path: childPath.length > 200 ? `${childPath.slice(0, 200)}…` : childPath, depth: depth + 1 });
     }
   }
 }
+
+/** Field names as the schema checks write them: `args.0`, `name`, and `env["A\u0000B"]` for a key that is no plain identifier. */
+function memberPath(parent: string, key: string, inArray: boolean): string {
+  if (!inArray && !/^[A-Za-z_$][\w$]*$/.test(key)) return `${parent}[${JSON.stringify(key)}]`;
+  return parent ? `${parent}.${key}` : key;
+}
+
+const storableRefusal = (field: string, problem: string) => new AppError("INVALID_INPUT", `${field}: ${problem}`, { fields: { [field]: problem } });

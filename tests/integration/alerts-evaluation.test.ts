@@ -8,8 +8,9 @@ import { listenForEvents, type EventListener } from "../../lib/realtime/listen";
 import { updateSessionState } from "../../lib/sessions/update-session-state";
 import { hashTool } from "../../lib/snapshots/canonical-hash";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, createTenantContext, testDb, waitFor } from "../helpers/factories";
+import { createServer, createTenantContext, testDb, waitFor, TEST_KEY } from "../helpers/factories";
 import { POISONED_ADD, add, notes, search } from "./alerts-fixtures";
+import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
 
 // Baselines and alert evaluation over real snapshots in a real Postgres: each scenario records
 // snapshots exactly as the worker does, then evaluates them as the worker's sink does. Every
@@ -225,7 +226,7 @@ describe("alert evaluation against baselines", () => {
 
   it("webhooks are queued for openings, escalations and recoveries, not for every update", async () => {
     const serverId = await server("hooks");
-    await ctx.db.webhook.create({ data: { tenantId: ctx.tenantId, name: "all", url: "http://127.0.0.1:9/hook", secretEncrypted: "unused-here", minSeverity: "info" } });
+    await ctx.db.webhook.create({ data: { tenantId: ctx.tenantId, name: "all", ...sealWebhookUrl(TEST_KEY, "http://127.0.0.1:9/hook"), secretEncrypted: "unused-here", minSeverity: "info" } });
     // The payload is the alert as it was when queued.
     const deliveries = async () => (await ctx.db.webhookDelivery.findMany({ where: { tenantId: ctx.tenantId }, orderBy: { createdAt: "asc" } })).map((d) => `${(d.payload as { alert: { kind: string } }).alert.kind}:${d.event}`);
     await record(serverId, [add(), notes(), search()]);

@@ -10,6 +10,7 @@ import { stdioFixtureCommand, writeFixtureState, type FixtureTool } from "../fix
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { POISONED_ADD, add, notes } from "./alerts-fixtures";
 import { testTargets } from "../helpers/guarded";
+import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
 
 // End to end with the real worker: scheduler → discovery session over real stdio → snapshot →
 // evaluation → alert. The fixture server rewrites a tool into the classic poisoning payload and
@@ -31,7 +32,7 @@ describe("alerts from a real worker", () => {
     ids.fixture = (await createServer(ctx, "poisonable", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
     ids.broken = (await createServer(ctx, "never-starts", { transport: "stdio", command: process.execPath, args: ["-e", "process.exit(3)"], env: {} })).id;
     // A webhook of the team: an opened alert must be queued for it in the same transaction.
-    await ctx.db.webhook.create({ data: { tenantId: ctx.tenantId, name: "receiver", url: "http://127.0.0.1:9/hook", secretEncrypted: "unused-here", minSeverity: "high" } });
+    await ctx.db.webhook.create({ data: { tenantId: ctx.tenantId, name: "receiver", ...sealWebhookUrl(TEST_KEY, "http://127.0.0.1:9/hook"), secretEncrypted: "unused-here", minSeverity: "high" } });
     scheduler = new Scheduler(
       testDb(),
       TEST_KEY,

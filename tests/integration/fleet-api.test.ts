@@ -254,13 +254,23 @@ describe("POST /api/v1/servers/batch", () => {
 
   it("stores every column a single POST would (stdio env sealed, cwd, args, policy, poll interval, audit details)", async () => {
     const body = { name: "cols-stdio", transport: "stdio", command: "node", args: ["-e", "1"], cwd: "/tmp", env: { API_TOKEN: "sekret-env" }, enabled: false, auditPolicy: "strict", pollIntervalSeconds: 900, tags: ["cols"] };
-    const res = expectStatus(await call("POST", "/api/v1/servers/batch", { as: ownerA, body: { servers: [body] } }), 201);
+    // stdio needs an instance administrator (the stdio policy): one of its own, demoted afterwards.
+    const admin = await signUp("fleet-cols");
+    const team = await createTeam(admin, "fleet-cols");
+    await testDb().user.update({ where: { id: admin.id }, data: { instanceAdmin: true } });
+    let res;
+    try {
+      res = expectStatus(await call("POST", "/api/v1/servers/batch", { as: admin.caller, body: { servers: [body] } }), 201);
+    } finally {
+      await testDb().user.update({ where: { id: admin.id }, data: { instanceAdmin: false } });
+    }
     const row = await testDb().mcpServer.findUniqueOrThrow({ where: { id: res.json.items[0].id } });
+    expect(row.tenantId).toBe(team.id);
     expect(row).toMatchObject({ name: "cols-stdio", transport: "stdio", command: "node", args: ["-e", "1"], cwd: "/tmp", url: null, headersEncrypted: null, enabled: false, auditPolicy: "strict", pollIntervalSeconds: 900, tags: ["cols"] });
     expect(row.envEncrypted).not.toContain("sekret-env");
     expect(decryptJson(TEST_KEY, row.envEncrypted!)).toEqual({ API_TOKEN: "sekret-env" });
     expect(row.configHash).toMatch(/^[0-9a-f]{64}$/);
-    const audit = await testDb().auditEvent.findFirstOrThrow({ where: { tenantId: teamA.id, action: "server.created", targetId: row.id } });
+    const audit = await testDb().auditEvent.findFirstOrThrow({ where: { tenantId: team.id, action: "server.created", targetId: row.id } });
     expect(audit).toMatchObject({ targetType: "server", details: { name: "cols-stdio", transport: "stdio", auditPolicy: "strict", batch: true, envKeys: ["API_TOKEN"] } });
     expect(JSON.stringify(audit.details)).not.toContain("sekret-env");
   });
