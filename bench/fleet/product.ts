@@ -50,7 +50,9 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   // Stdio servers are registered with an API key, so team admins may add them (the operator setting).
   // The fixture fleet listens on loopback: its servers are private targets, which only an
   // operator setting opens to a team without an instance administrator.
-  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: "all", TOOLWATCH_PRIVATE_TARGETS: "all", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
+  // The API load (api-load.ts) drives 50 clients through one key: the limiter runs (its cost is
+  // measured) with limits no client reaches; at the defaults (600/min a key) it would answer 429s.
+  const env = { TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: "all", TOOLWATCH_PRIVATE_TARGETS: "all", TOOLWATCH_API_RATE_PER_KEY: "10000000/min", TOOLWATCH_API_RATE_PER_TEAM: "10000000/min", TOOLWATCH_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ...extraEnv };
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const append = (chunk: Buffer) => void (out = (out + chunk.toString()).slice(-2_000_000));
