@@ -2,7 +2,7 @@ import type { Principal } from "../auth/authenticate";
 import type { Db } from "../db";
 import { loadEnv, type Env } from "../env";
 import { AppError } from "../errors";
-import { consume, type Bucket } from "./counter";
+import { consume, LeaseStore, type Bucket } from "./counter";
 import type { Rate } from "./rate";
 import { rateLimitHeaders, setResponseHeaders } from "./response-headers";
 
@@ -21,9 +21,13 @@ export function apiBuckets(principal: Principal, env: Env = loadEnv()): Bucket[]
   return bucket("user", principal.userId, env.TOOLWATCH_API_RATE_PER_USER);
 }
 
+// One per web process (on globalThis: server.ts and the bundled route handlers load separate copies).
+const holder = globalThis as unknown as { __toolwatchApiLeases?: LeaseStore };
+const leases = (holder.__toolwatchApiLeases ??= new LeaseStore());
+
 /** Counts the request; a 429 (AppError RATE_LIMITED) with Retry-After when a bucket is over its limit. */
 export async function enforceApiRateLimit(db: Db, principal: Principal, env: Env = loadEnv()): Promise<void> {
-  const decision = await consume(db, apiBuckets(principal, env));
+  const decision = await consume(db, apiBuckets(principal, env), leases);
   if (!decision) return;
   setResponseHeaders(rateLimitHeaders(decision));
   if (decision.allowed) return;
