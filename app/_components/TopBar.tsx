@@ -42,6 +42,11 @@ export function TopBar({ me }: { me: Me }) {
             {l.href === "/alerts" ? <OpenAlertsBadge /> : null}
           </Link>
         ))}
+        {me.user.instanceAdmin ? (
+          <Link href="/admin/quotas" className="subtle" aria-current={pathname === "/admin/quotas" ? "page" : undefined}>
+            Quotas
+          </Link>
+        ) : null}
         <Link href="/teams/new" className="subtle" aria-current={pathname === "/teams/new" ? "page" : undefined}>
           + New team
         </Link>
