@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
-import { isRole, type ServiceContext } from "../context";
+import { isRole, type Role, type ServiceContext } from "../context";
 import type { Tx } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
@@ -18,14 +18,22 @@ const holds = (meta: KeyMetadata, holder: { userId: string; email: string }) =>
   // Keys minted before holders were recorded name their creator by email only.
   meta.createdByUserId ? meta.createdByUserId === holder.userId : meta.createdBy === holder.email;
 
-/** Revokes the active keys `holder` holds in ctx's team (called where their membership ends). */
-export async function revokeKeysHeldBy(tx: Tx, ctx: ServiceContext, holder: { userId: string; email: string }): Promise<number> {
+/**
+ * Revokes the active keys `holder` holds in ctx's team: all of them where their membership ends,
+ * or (`above`) those whose role is above the role they were just given — a demoted admin's admin
+ * key would otherwise keep the rights its holder lost.
+ */
+export async function revokeKeysHeldBy(tx: Tx, ctx: ServiceContext, holder: { userId: string; email: string }, options: { above?: Role } = {}): Promise<number> {
   const rows = await tx.apiKey.findMany({ where: { referenceId: ctx.tenantId, enabled: { not: false } }, select: { id: true, name: true, start: true, metadata: true } });
-  const held = rows.filter((row) => holds(parseKeyMetadata(row.metadata), holder));
+  const held = rows.filter((row) => {
+    const meta = parseKeyMetadata(row.metadata);
+    return holds(meta, holder) && (!options.above || ROLE_RANK[meta.role ?? "owner"] > ROLE_RANK[options.above]);
+  });
+  const reason = options.above ? `${holder.email} became ${options.above}, below the key's role` : `${holder.email} left the team`;
   for (const row of held) {
     const meta = parseKeyMetadata(row.metadata);
     await tx.apiKey.update({ where: { id: row.id }, data: { enabled: false, metadata: JSON.stringify({ ...meta, revokedAt: new Date().toISOString(), revokedBy: actorLabel(ctx.actor) }) } });
-    await recordAudit(tx, ctx, "key.revoked", { type: "apiKey", id: row.id }, { name: row.name, role: meta.role, start: row.start, reason: `${holder.email} left the team` });
+    await recordAudit(tx, ctx, "key.revoked", { type: "apiKey", id: row.id }, { name: row.name, role: meta.role, start: row.start, reason });
   }
   return held.length;
 }

@@ -43,6 +43,7 @@ export async function changeMemberRole(ctx: ServiceContext, memberId: string, ra
     if (target.role !== role) {
       await tx.member.update({ where: { id: target.id }, data: { role } });
       await recordAudit(tx, ctx, "member.role_changed", { type: "member", id: target.id }, { email: target.email, from: target.role, to: role });
+      if (ROLE_RANK[role] < ROLE_RANK[target.role]) await revokeKeysHeldBy(tx, ctx, { userId: target.userId, email: target.email }, { above: role });
     }
     return { ...target, role };
   });

@@ -58,6 +58,18 @@ describe("keys outlive their people no more", () => {
     expect(await works(theirs.caller)).toBe(401);
   });
 
+  it("a demoted admin's admin key stops working; their keys at or below the new role keep working", async () => {
+    const admin = await signUp("keys13-demoted");
+    await addMember(team, admin, "admin");
+    const adminKey = await mintKey(admin.caller, "admin", "demoted-admin-key");
+    const memberKey = await mintKey(admin.caller, "member", "demoted-member-key");
+    expectStatus(await call("PATCH", `/api/v1/members/${await memberIdOf(team, admin)}`, { as: owner.caller, body: { role: "member" } }), 200, "demote");
+    expect(await works(adminKey.caller)).toBe(401);
+    expect(await works(memberKey.caller)).toBe(200);
+    const audit = await testDb().auditEvent.findFirstOrThrow({ where: { tenantId: team.id, action: "key.revoked", targetId: adminKey.id } });
+    expect((audit.details as { reason: string }).reason).toBe(`${admin.email} became member, below the key's role`);
+  });
+
   it("a key an admin transferred to another member first survives the removal", async () => {
     const admin = await signUp("keys13-handover");
     await addMember(team, admin, "admin");
