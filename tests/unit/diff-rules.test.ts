@@ -3,7 +3,12 @@ import { diffToolLists, RULE_IDS, type Finding, type RuleId, type ToolLike } fro
 import type { Level } from "../../lib/diff/rules";
 
 // The level each rule must report, written here (ERR definitely breaking, WARN possibly, INFO
-// not): a change to lib/diff/rules.ts must change this table too, on purpose.
+// not): a change to lib/diff/rules.ts must change this table too, on purpose. Source: the
+// compatibility table of the project's detection rules (shared/docs/detection-rules.md §3, after
+// oasdiff's levels: e.g. tool removed ERR, new required property ERR, property removed WARN and
+// ERR under additionalProperties:false, enum value added INFO, pattern changed WARN), checked
+// row by row against this table when it was written; rules the document does not name follow
+// oasdiff's level for the same change.
 const LEVEL: Record<RuleId, Level> = {
   "tool-added": "INFO",
   "tool-removed": "ERR",
