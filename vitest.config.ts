@@ -18,6 +18,7 @@ const testEnv = {
   TOOLWATCH_API_RATE_PER_KEY: "100000/min",
   TOOLWATCH_API_RATE_PER_TEAM: "100000/min",
   TOOLWATCH_API_RATE_PER_USER: "100000/min",
+  TOOLWATCH_SHARE_RATE_PER_ADDRESS: "100000/min",
 };
 
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.

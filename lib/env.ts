@@ -82,6 +82,8 @@ export const EnvSchema = z.object({
   TOOLWATCH_API_RATE_PER_KEY: rate("600/min"),
   TOOLWATCH_API_RATE_PER_TEAM: rate("3000/min"),
   TOOLWATCH_API_RATE_PER_USER: rate("1200/min"),
+  // The public share endpoint (no credentials): per client address, against floods and guessing.
+  TOOLWATCH_SHARE_RATE_PER_ADDRESS: rate("300/min"),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -40,3 +40,23 @@ export async function enforceApiRateLimit(db: Db, principal: Principal, env: Env
     retryAfterSeconds: decision.retryAfterSeconds,
   });
 }
+
+/**
+ * The public share endpoint has no caller to count: it counts per client address (the web server
+ * sets x-forwarded-for to the socket's address unless TOOLWATCH_TRUST_PROXY keeps a proxy's).
+ */
+export async function enforceShareRateLimit(db: Db, headers: Headers, env: Env = loadEnv()): Promise<void> {
+  const rate = env.TOOLWATCH_SHARE_RATE_PER_ADDRESS;
+  if (!rate) return;
+  const address = (headers.get("x-forwarded-for") ?? "").split(",")[0]!.trim() || "unknown";
+  const decision = await consume(db, [{ key: `share:addr:${address}`, ...rate }], leases);
+  if (!decision) return;
+  setResponseHeaders(rateLimitHeaders(decision));
+  if (decision.allowed) return;
+  throw new AppError("RATE_LIMITED", `Too many requests for share links from your address: at most ${rate.limit} per ${rate.windowSeconds} s. Retry in ${decision.retryAfterSeconds} s.`, {
+    scope: "address",
+    limit: rate.limit,
+    windowSeconds: rate.windowSeconds,
+    retryAfterSeconds: decision.retryAfterSeconds,
+  });
+}

@@ -1,4 +1,5 @@
 import { getDb } from "../../../../../lib/db";
+import { enforceShareRateLimit } from "../../../../../lib/rate-limit/api-limit";
 import { resolveShare } from "../../../../../lib/views/resolve-share";
 import { SHARE_REFRESH_HEADER } from "../../../../../lib/views/view-dto";
 import { route } from "../../../../_lib/http";
@@ -12,9 +13,10 @@ type TokenParams = { params: Promise<{ token: string }> };
  * here may depend on a session; 404 alike for unknown, expired and revoked links; never cached.
  * The shared page marks its own refetches with SHARE_REFRESH_HEADER: they do not count as an access.
  */
-const handler = route(async (request: Request, { params }: TokenParams) =>
-  resolveShare(getDb(), (await params).token, { countAccess: request.headers.get(SHARE_REFRESH_HEADER) !== "1" }),
-);
+const handler = route(async (request: Request, { params }: TokenParams) => {
+  await enforceShareRateLimit(getDb(), request.headers);
+  return resolveShare(getDb(), (await params).token, { countAccess: request.headers.get(SHARE_REFRESH_HEADER) !== "1" });
+});
 
 export async function GET(request: Request, context: TokenParams): Promise<Response> {
   const response = await handler(request, context);
