@@ -11,11 +11,12 @@ describe("API keys in Chromium", () => {
   let admin: Account;
   let page: Page;
   let secret: string;
+  let owner: Account;
   const servers = (key: string) => fetch(`${product.baseUrl}/api/v1/servers`, { headers: { Authorization: `Bearer ${key}` } });
 
   beforeAll(async () => {
     product = await startProduct();
-    const owner = await signUp(await apiOnly(product.baseUrl), "keyowner");
+    owner = await signUp(await apiOnly(product.baseUrl), "keyowner");
     await createTeam(owner, "keys", "Key Makers");
     await addHttpServer(owner, "keys-team-server", "http://127.0.0.1:9/mcp");
     const adminEmail = uniqueEmail("admin");
@@ -106,5 +107,19 @@ describe("API keys in Chromium", () => {
     expect(texts).toContain("member.joined");
     expect(await page.getByTestId("audit-row").first().innerText()).toContain(admin.email);
     await page.screenshot({ path: screenshotPath("audit-log"), fullPage: true });
+  });
+
+  it("an admin hands a key to the owner (Transfer…), so it outlives the admin's membership", async () => {
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API keys" }).click();
+    const form = page.getByRole("region", { name: "Create a key" });
+    await form.getByLabel("Name").fill("handover");
+    await form.getByRole("button", { name: "Create key" }).click();
+    const row = page.getByTestId("key-row-handover");
+    await row.waitFor();
+    await row.getByText("Transfer…").click();
+    await row.getByLabel("New holder of handover").selectOption({ label: `${owner.email} (owner)` });
+    await row.getByRole("button", { name: "Transfer" }).click();
+    await row.getByRole("status").filter({ hasText: "transferred" }).waitFor();
+    await expect.poll(() => row.innerText()).toContain(`by ${owner.email}`);
   });
 });

@@ -7,6 +7,7 @@ import { RelativeTime } from "../../_components/RelativeTime";
 import { RoleBadge } from "../../_components/RoleBadge";
 import { api, ApiError } from "../../_hooks/api";
 import { queryKeys, useKeysQuery } from "../../_hooks/queries";
+import { TransferKey } from "./TransferKey";
 
 export function KeysTable() {
   const queryClient = useQueryClient();
@@ -83,6 +84,7 @@ export function KeysTable() {
                     }}
                   />
                 ) : null}
+                {k.status === "active" ? <TransferKey keyId={k.id} keyName={k.name} keyRole={k.role} holder={k.createdBy} /> : null}
               </td>
             </tr>
           ))}
