@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import next from "next";
 import { closeDb } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
+import { PROJECT_ROOT } from "./lib/project-root";
 import { attachSocketServer } from "./lib/realtime/node/socket-server";
 import { onFleetEvent, setServerPageFeed } from "./lib/servers/server-page-cache";
 
@@ -13,7 +14,7 @@ const url = requireDatabaseUrl(env);
 const dev = process.env.NODE_ENV !== "production";
 const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`);
 
-const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: import.meta.dirname });
+const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: PROJECT_ROOT });
 const handle = app.getRequestHandler();
 await app.prepare();
 

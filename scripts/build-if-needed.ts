@@ -11,6 +11,8 @@ const STAMP = path.join(ROOT, ".next", "toolwatch-build.json");
  * the web process used ~130 MiB more RSS (bench/RESULTS.md, "web RSS").
  */
 export const WEB_BUNDLE = path.join(ROOT, ".next", "toolwatch-web.mjs");
+/** worker/main.ts compiled the same way (the worker, too, ran ~130 MiB heavier through tsx). */
+export const WORKER_BUNDLE = path.join(ROOT, ".next", "toolwatch-worker.mjs");
 const INPUTS = ["app", "lib", "proxy.ts", "server.ts", "next.config.js", "tsconfig.json", "package-lock.json"];
 const SKIP = new Set(["generated", "node_modules"]);
 
@@ -35,7 +37,11 @@ export function buildFingerprint(): string {
 export async function buildIfNeeded(log: (line: string) => void = console.log): Promise<"built" | "up-to-date"> {
   const fingerprint = buildFingerprint();
   const stamp = fs.existsSync(STAMP) ? (JSON.parse(fs.readFileSync(STAMP, "utf8")) as { fingerprint?: string }) : {};
-  if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")) && fs.existsSync(WEB_BUNDLE)) return "up-to-date";
+  if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    // The process bundles take about a second: made on every start, so they never lag the sources.
+    await bundleWebServer();
+    return "up-to-date";
+  }
   log("building the web app (next build)…");
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
@@ -54,22 +60,21 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
   return "built";
 }
 
-/** Compiles server.ts (and the lib/ modules it imports) for plain node; see WEB_BUNDLE. */
+/** Compiles server.ts and worker/main.ts (with the lib/ modules they import) for plain node; see WEB_BUNDLE. */
 export async function bundleWebServer(): Promise<void> {
   const { build } = await import("esbuild");
-  await build({
-    entryPoints: [path.join(ROOT, "server.ts")],
-    outfile: WEB_BUNDLE,
+  const common = {
     bundle: true,
-    platform: "node",
-    format: "esm",
+    platform: "node" as const,
+    format: "esm" as const,
     target: "node20",
-    packages: "external",
-    // The bundle lives in .next/: the project root (Next's `dir`) is its parent.
-    define: { "import.meta.dirname": "__toolwatchRoot" },
+    packages: "external" as const,
+    // The bundles live in .next/: lib/project-root.ts reads the project root from this constant.
     banner: { js: 'import { fileURLToPath as __toolwatchPath } from "node:url"; const __toolwatchRoot = __toolwatchPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");' },
-    logLevel: "warning",
-  });
+    logLevel: "warning" as const,
+  };
+  await build({ ...common, entryPoints: [path.join(ROOT, "server.ts")], outfile: WEB_BUNDLE });
+  await build({ ...common, entryPoints: [path.join(ROOT, "worker", "main.ts")], outfile: WORKER_BUNDLE });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

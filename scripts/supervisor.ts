@@ -5,7 +5,7 @@ import { createDb } from "../lib/db";
 import { dataDir, loadEnv } from "../lib/env";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
 import { demoBanner, seedDemoAccount, type DemoAccount } from "../lib/tenants/seed-demo-account";
-import { buildIfNeeded, WEB_BUNDLE } from "./build-if-needed";
+import { buildIfNeeded, WEB_BUNDLE, WORKER_BUNDLE } from "./build-if-needed";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDeploy } from "./migrate-engine";
 
@@ -62,7 +62,7 @@ const { result, commands } = concurrently(
     { name: "web", command: dev ? `exec ${node} --import tsx server.ts` : `exec ${node} ${JSON.stringify(WEB_BUNDLE)}`, env: childEnv, prefixColor: "blue" },
     {
       name: "worker",
-      command: dev ? `exec ${node} --import tsx --watch worker/main.ts` : `exec ${node} --import tsx worker/main.ts`,
+      command: dev ? `exec ${node} --import tsx --watch worker/main.ts` : `exec ${node} ${JSON.stringify(WORKER_BUNDLE)}`,
       env: childEnv,
       prefixColor: "magenta",
     },

@@ -63,7 +63,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   const tree = descendants(child.pid!);
   const find = (re: RegExp) => tree.find((p) => re.test(cmdline(p)));
   const webPid = find(/tsx server\.ts|toolwatch-web\.mjs/);
-  const workerPid = find(/tsx worker\/main\.ts/);
+  const workerPid = find(/tsx worker\/main\.ts|toolwatch-worker\.mjs/);
   const postgresPid = tree.find((p) => /\/postgres\s+-D|bin\/postgres/.test(cmdline(p)) && !/postgres:/.test(cmdline(p)));
   if (!webPid || !workerPid || !postgresPid) throw new Error(`could not find web/worker/postgres in the process tree of ${child.pid}`);
   const environ = fs.readFileSync(`/proc/${workerPid}/environ`, "utf8").split("\0");

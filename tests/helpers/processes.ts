@@ -4,8 +4,8 @@ import net from "node:net";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-// As scripts/supervisor.ts: a production web process runs the compiled server (scripts/build-if-needed.ts WEB_BUNDLE).
-const WEB_BUNDLE = path.join(ROOT, ".next", "toolwatch-web.mjs");
+// As scripts/supervisor.ts: production web and worker processes run the compiled bundles (scripts/build-if-needed.ts).
+const BUNDLES: Record<string, string> = { "server.ts": path.join(ROOT, ".next", "toolwatch-web.mjs"), "worker/main.ts": path.join(ROOT, ".next", "toolwatch-worker.mjs") };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -22,8 +22,8 @@ export type Proc = { child: ChildProcess; output: () => string; exited: Promise<
 
 /** Spawns one of the product's processes (server.ts, worker/main.ts) as `npm start` would. */
 export function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp, timeoutMs = 60_000): Promise<Proc> {
-  const compiled = script === "server.ts" && env.NODE_ENV === "production" && fs.existsSync(WEB_BUNDLE);
-  const args = compiled ? [WEB_BUNDLE] : ["--import", "tsx", script];
+  const bundle = env.NODE_ENV === "production" ? BUNDLES[script] : undefined;
+  const args = bundle && fs.existsSync(bundle) ? [bundle] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   // Created right away so a fast exit is never missed.

@@ -10,7 +10,8 @@
  * the returned command/args/env. Only the HTTP server is a long-lived child of
  * this process, supervised and restarted on the same port so its URL stays valid.
  */
-import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { PROJECT_ROOT } from "../../lib/project-root";
 import { spawnUntilReady, tsxArgs, type ReadyChild } from "./spawn-ready";
 
 export type DemoTransport = "stdio" | "streamable_http";
@@ -74,7 +75,7 @@ export const DEMO_SERVERS: DemoServerInfo[] = [
 
 /** Whether the worker should start the demo fleet. */
 
-const script = (file: string): string => fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
+const script = (file: string): string => path.join(PROJECT_ROOT, "worker", "demo-fleet", "servers", file);
 const info = (key: string): DemoServerInfo => DEMO_SERVERS.find((s) => s.key === key)!;
 
 const RESTART_MIN_MS = 1_000;
