@@ -59,11 +59,15 @@ function compare(body: ServerBody, current: ServerSummary, notes: string[]): Pla
     if (!sameSet(headerKeys, current.headerKeys)) changed.push("header names");
     if (changed.length) Object.assign(patch, { url: body.url, headers: body.headers ?? {} });
   }
+  const set = (field: string, value: unknown) => {
+    changed.push(field);
+    patch[field] = value;
+  };
   const tags = union(current.tags, body.tags ?? []);
-  if (tags.length !== current.tags.length) (changed.push("tags"), (patch.tags = tags));
-  if (body.enabled !== undefined && body.enabled !== current.enabled) (changed.push("enabled"), (patch.enabled = body.enabled));
-  if (body.pollIntervalSeconds !== undefined && body.pollIntervalSeconds !== current.pollIntervalSeconds) (changed.push("pollIntervalSeconds"), (patch.pollIntervalSeconds = body.pollIntervalSeconds));
-  if (body.auditPolicy !== undefined && body.auditPolicy !== current.auditPolicy) (changed.push("auditPolicy"), (patch.auditPolicy = body.auditPolicy));
+  if (tags.length !== current.tags.length) set("tags", tags);
+  if (body.enabled !== undefined && body.enabled !== current.enabled) set("enabled", body.enabled);
+  if (body.pollIntervalSeconds !== undefined && body.pollIntervalSeconds !== current.pollIntervalSeconds) set("pollIntervalSeconds", body.pollIntervalSeconds);
+  if (body.auditPolicy !== undefined && body.auditPolicy !== current.auditPolicy) set("auditPolicy", body.auditPolicy);
   const secrets = Object.keys(body.transport === "stdio" ? (body.env ?? {}) : (body.headers ?? {})).length;
   const caveat = secrets ? [`${body.transport === "stdio" ? "env" : "header"} values not compared (the API never returns them)`] : [];
   if (!changed.length) return { kind: "unchanged", name, id: current.id, notes: [...notes, ...caveat] };
