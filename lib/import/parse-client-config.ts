@@ -96,11 +96,12 @@ function safePath(url: string): string {
 
 /** Zed `context_servers`: `command: {path, args, env}`, or `command` + `args` + `env`, or `url` + `headers`. */
 function zedEntry(name: string, e: Obj): ReturnType<Reader> {
+  const disabled = e.enabled === false ? { disabled: true } : {};
   if (isObj(e.command)) {
     const c = e.command;
     if (typeof c.path !== "string") return "command.path must be a string";
-    return mcpServersEntry(name, { command: c.path, args: c.args, env: c.env });
+    return mcpServersEntry(name, { command: c.path, args: c.args, env: c.env, ...disabled });
   }
-  if (typeof e.command === "string" || typeof e.url === "string") return mcpServersEntry(name, { command: e.command, args: e.args, env: e.env, url: e.url, headers: e.headers, ...(e.enabled === false ? { disabled: true } : {}) });
+  if (typeof e.command === "string" || typeof e.url === "string") return mcpServersEntry(name, { command: e.command, args: e.args, env: e.env, url: e.url, headers: e.headers, ...disabled });
   return "no command or url: the server is provided by a Zed extension, which Toolwatch cannot run";
 }
