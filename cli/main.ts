@@ -5,6 +5,9 @@ const USAGE = `usage: toolwatch <command> [options]
 commands:
   snapshot   connect to one MCP server, list every tool, print the snapshot (no database)
   diff       compare two tool lists (files) and classify every change; --fail-on ERR|WARN for CI
+  import     register the servers of an MCP client config, a toolwatch export or an MCP Registry
+             with an instance (--api-url, --api-key); idempotent by name; --dry-run
+  export     write the team's servers in the format import reads (secrets as \${env:NAME})
   scan       scan a tool list (file or -) offline for tool poisoning; --json, --sarif, --fail-on critical|high|medium|low for CI
   admin      manage the instance: create-team, list-teams, create-key, list-keys, revoke-key
              (uses the same database as "npm start", also while it runs)
@@ -21,6 +24,10 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./diff-command")).runDiffCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     case "scan":
       return (await import("./scan-command")).runScanCommand(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    case "import":
+      return (await import("./import-command")).runImportCommand(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env });
+    case "export":
+      return (await import("./export-command")).runExportCommand(rest, { stdout: process.stdout, stderr: process.stderr, env: process.env });
     case "admin":
       return (await import("./admin-command")).runAdminCommand(rest);
     case undefined:

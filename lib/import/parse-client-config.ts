@@ -1,0 +1,107 @@
+import { checked } from "./check-entry";
+import { parseJsonc } from "./jsonc";
+import { parseToolwatchExport, isToolwatchExport } from "./toolwatch-format";
+import { ImportFormatError, type ConfigFormat, type ImportEntry, type ServerBody } from "./types";
+
+// One reader for the MCP client configs people already have. Values are copied as written:
+// `${env:NAME}`, `${input:id}`, `${NAME}` and `${workspaceFolder}` stay literal text (a reference
+// for whoever edits the server later), never resolved from this machine's environment.
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export type ParsedConfig = { format: ConfigFormat; entries: ImportEntry[] };
+
+/** Detects the format of a config file's text and reads every server in it. */
+export function parseClientConfig(text: string): ParsedConfig {
+  const doc = parseJsonc(text);
+  if (!isObj(doc)) throw new ImportFormatError("the file is JSON but not an object: expected mcpServers, servers, mcp.servers, context_servers or a Toolwatch export");
+  if (isToolwatchExport(doc)) return { format: "toolwatch", entries: parseToolwatchExport(doc) };
+  if (isObj(doc.context_servers)) return { format: "zed", entries: readMap(doc.context_servers, zedEntry) };
+  if (isObj(doc.mcpServers)) return { format: mcpServersFlavour(doc.mcpServers), entries: readMap(doc.mcpServers, mcpServersEntry) };
+  if (isObj(doc.servers)) return { format: "vscode", entries: readMap(doc.servers, mcpServersEntry) };
+  if (isObj(doc.mcp) && isObj(doc.mcp.servers)) return { format: "vscode-settings", entries: readMap(doc.mcp.servers, mcpServersEntry) };
+  if (isObj(doc["mcp.servers"])) return { format: "vscode-settings", entries: readMap(doc["mcp.servers"] as Obj, mcpServersEntry) };
+  throw new ImportFormatError("no MCP servers found: expected a top-level mcpServers (Claude, Cursor, Windsurf), servers (VS Code mcp.json), mcp.servers (VS Code settings), context_servers (Zed) or a Toolwatch export");
+}
+
+/** Claude Desktop, Claude Code, Cursor and Windsurf all use `mcpServers`; their entries tell them apart. */
+function mcpServersFlavour(servers: Obj): ConfigFormat {
+  const entries = Object.values(servers).filter(isObj);
+  if (entries.some((e) => "serverUrl" in e)) return "windsurf";
+  if (entries.some((e) => "type" in e)) return "claude-code";
+  if (entries.some((e) => "url" in e)) return "cursor";
+  return "claude-desktop";
+}
+
+type Reader = (name: string, raw: Obj) => { body: Omit<ServerBody, "name">; notes: string[] } | string;
+
+function readMap(map: Obj, read: Reader): ImportEntry[] {
+  return Object.entries(map).map(([name, raw]): ImportEntry => {
+    if (!isObj(raw)) return { name, refused: "the entry is not an object" };
+    const result = read(name, raw);
+    if (typeof result === "string") return { name, refused: result };
+    return checked({ name, ...result.body }, result.notes);
+  });
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === "string") ? (v as string[]) : undefined);
+const stringMap = (v: unknown): Record<string, string> | undefined => {
+  if (!isObj(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === "string") out[k] = x;
+    else if (typeof x === "number" || typeof x === "boolean") out[k] = String(x);
+    else return undefined;
+  }
+  return out;
+};
+
+const URL_TYPES: Record<string, ServerBody["transport"]> = { http: "streamable-http", "streamable-http": "streamable-http", streamableHttp: "streamable-http", sse: "sse" };
+
+/** An entry of `mcpServers` (Claude Desktop/Code, Cursor, Windsurf) or of VS Code's `servers`. */
+function mcpServersEntry(_name: string, e: Obj): ReturnType<Reader> {
+  const notes: string[] = [];
+  const type = e.type;
+  if (type !== undefined && typeof type !== "string") return "type must be a string";
+  const url = e.url ?? e.serverUrl;
+  const enabled = e.disabled === true ? { enabled: false } : {};
+  if (e.envFile !== undefined) notes.push("envFile is not read: set those variables on the server after import");
+  if (type === "stdio" || (type === undefined && e.command !== undefined)) {
+    if (typeof e.command !== "string") return "a stdio entry needs command (a string)";
+    if (url !== undefined) return "the entry has both command and url";
+    const args = e.args === undefined ? [] : strings(e.args);
+    if (!args) return "args must be a list of strings";
+    const env = e.env === undefined ? {} : stringMap(e.env);
+    if (!env) return "env must map names to strings";
+    if (e.cwd !== undefined && typeof e.cwd !== "string") return "cwd must be a string";
+    return { body: { transport: "stdio", command: e.command, args, env, ...(typeof e.cwd === "string" ? { cwd: e.cwd } : {}), ...enabled }, notes };
+  }
+  if (type !== undefined && !URL_TYPES[type]) return `type "${type}" is not one of stdio, http, sse`;
+  if (typeof url !== "string") return type ? `a ${type} entry needs url` : "the entry has neither command nor url";
+  const headers = e.headers === undefined ? {} : stringMap(e.headers);
+  if (!headers) return "headers must map names to strings";
+  // Without a type, a URL ending in /sse is an SSE server; anything else Streamable HTTP (the worker falls back to SSE when that fails).
+  const transport = type ? URL_TYPES[type]! : /\/sse\/?$/.test(safePath(url)) ? "sse" : "streamable-http";
+  return { body: { transport, url, headers, ...enabled }, notes };
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+/** Zed `context_servers`: `command: {path, args, env}`, or `command` + `args` + `env`, or `url` + `headers`. */
+function zedEntry(name: string, e: Obj): ReturnType<Reader> {
+  const disabled = e.enabled === false ? { disabled: true } : {};
+  if (isObj(e.command)) {
+    const c = e.command;
+    if (typeof c.path !== "string") return "command.path must be a string";
+    return mcpServersEntry(name, { command: c.path, args: c.args, env: c.env, ...disabled });
+  }
+  if (typeof e.command === "string" || typeof e.url === "string") return mcpServersEntry(name, { command: e.command, args: e.args, env: e.env, url: e.url, headers: e.headers, ...disabled });
+  return "no command or url: the server is provided by a Zed extension, which Toolwatch cannot run";
+}

@@ -1,0 +1,38 @@
+// What an import turns a config file or a registry into: one entry per server, either a body for
+// POST /api/v1/servers (lib/servers/server-input.ts) or a refusal saying why it cannot be one.
+
+/** The body POST /api/v1/servers takes (field names of the REST API). */
+export type ServerBody = {
+  name: string;
+  transport: "stdio" | "streamable-http" | "sse";
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  tags?: string[];
+  enabled?: boolean;
+  pollIntervalSeconds?: number;
+  auditPolicy?: "trust_first" | "strict";
+};
+
+export type ImportEntry =
+  | { name: string; body: ServerBody; notes: string[] }
+  | { name: string; refused: string };
+
+export type ConfigFormat = "toolwatch" | "claude-desktop" | "claude-code" | "cursor" | "windsurf" | "vscode" | "vscode-settings" | "zed";
+
+export const FORMAT_LABELS: Record<ConfigFormat, string> = {
+  toolwatch: "Toolwatch export",
+  "claude-desktop": "Claude Desktop (mcpServers)",
+  "claude-code": "Claude Code / .mcp.json (mcpServers with type)",
+  cursor: "Cursor mcp.json (mcpServers with url)",
+  windsurf: "Windsurf mcp_config.json (mcpServers with serverUrl)",
+  vscode: "VS Code mcp.json (servers)",
+  "vscode-settings": "VS Code settings.json (mcp.servers)",
+  zed: "Zed settings.json (context_servers)",
+};
+
+/** Raised for a file that is not one of the formats; the message is for people. */
+export class ImportFormatError extends Error {}
