@@ -24,6 +24,17 @@ const nextConfig = {
         source: "/api/:path*",
         headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'" }],
       },
+      // The API reference page (lib/openapi/docs-page.ts): Scalar from this origin, no inline
+      // script; its styles are injected at run time, hence 'unsafe-inline' for styles only.
+      {
+        source: "/api/docs/:path*",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+          },
+        ],
+      },
       // Share and invitation pages carry their secret in the URL: never sent on as a Referer,
       // never indexed (later entries override the defaults above).
       {

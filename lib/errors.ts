@@ -8,7 +8,7 @@ export type AppErrorCode =
   | "RATE_LIMITED"
   | "UNAVAILABLE";
 
-const HTTP_STATUS: Record<AppErrorCode, number> = {
+export const HTTP_STATUS: Record<AppErrorCode, number> = {
   NOT_FOUND: 404,
   INVALID_INPUT: 400,
   CONFLICT: 409,

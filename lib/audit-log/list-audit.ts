@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { decodeCursor, PageParams, toPage } from "../pagination";
 import { invalidInput } from "../validation";
 
-const Query = z.object({
+export const ListAuditQuery = z.object({
   ...PageParams,
   action: z.string().max(60).optional(),
 });
@@ -15,7 +15,7 @@ const CURSOR_KIND = "audit";
 /** The team's audit log, newest first, paged by id. */
 export async function listAuditEvents(ctx: ServiceContext, rawQuery: Record<string, string>) {
   requirePermission(ctx, "audit:read");
-  const parsed = Query.safeParse(rawQuery);
+  const parsed = ListAuditQuery.safeParse(rawQuery);
   if (!parsed.success) throw invalidInput(parsed.error);
   const { limit, cursor, action } = parsed.data;
   const [before] = cursor ? decodeCursor(cursor, CURSOR_KIND, ["bigint"]) : [];

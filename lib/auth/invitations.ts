@@ -12,7 +12,7 @@ import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 // Rows are better-auth's, so its acceptInvitation (email match, expiry, status) does the joining.
 export const INVITATION_DAYS = 7;
 
-const InvitationInput = z.object({
+export const InvitationInput = z.object({
   email: z.string().trim().toLowerCase().email("a valid email address is required").max(200),
   role: z.enum(ROLE_NAMES),
 });

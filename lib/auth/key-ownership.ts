@@ -38,7 +38,7 @@ export async function revokeKeysHeldBy(tx: Tx, ctx: ServiceContext, holder: { us
   return held.length;
 }
 
-const TransferInput = z.object({ memberId: z.string().min(1, "memberId is required").max(100) });
+export const TransferInput = z.object({ memberId: z.string().min(1, "memberId is required").max(100) });
 
 /**
  * Hands a key over to another member of the team (before its holder leaves, say): a signed-in

@@ -21,7 +21,7 @@ export async function listMembers(ctx: ServiceContext): Promise<MemberSummary[]>
   return rows.map((r) => ({ id: r.id, userId: r.userId, email: r.user.email, name: r.user.name, role: isRole(r.role) ? r.role : "viewer", joinedAt: r.createdAt }));
 }
 
-const RoleChange = z.object({ role: z.enum(ROLE_NAMES) });
+export const RoleChange = z.object({ role: z.enum(ROLE_NAMES) });
 
 /**
  * Changes a member's role. Admins manage admins, members and viewers; only owners touch owners

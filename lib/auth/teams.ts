@@ -8,6 +8,9 @@ import { notifyInTx } from "../realtime/notify";
 import { invalidInput } from "../validation";
 
 // Teams are tenants (better-auth's organizations live in the same table).
+/** POST /api/v1/teams/active: switch the session's active team. */
+export const SwitchTeamInput = z.object({ teamId: z.string().uuid("teamId must be a team id") });
+
 export const TeamInput = z.object({
   slug: z
     .string()

@@ -10,7 +10,7 @@ import { snapshotDto } from "../servers/snapshot-dto";
 import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import { invalidInput } from "../validation";
 
-const Query = z.object({ from: z.string().optional(), to: z.string().optional() });
+export const DiffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
 
 export type SnapshotDiff = { serverId: string; from: SnapshotDto | null; to: SnapshotDto; diff: ToolListDiff };
 
@@ -20,7 +20,7 @@ export type SnapshotDiff = { serverId: string; from: SnapshotDto | null; to: Sna
  */
 export async function diffSnapshots(ctx: ServiceContext, serverId: string, rawQuery: Record<string, string>): Promise<SnapshotDiff> {
   requirePermission(ctx, "team:read");
-  const parsed = Query.safeParse(rawQuery);
+  const parsed = DiffQuery.safeParse(rawQuery);
   if (!parsed.success) throw invalidInput(parsed.error);
   await getServerOrThrow(ctx, serverId);
   const to = parsed.data.to ? await snapshotOf(ctx, serverId, parsed.data.to, "to") : await latestBefore(ctx, serverId, null);

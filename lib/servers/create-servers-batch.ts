@@ -14,7 +14,7 @@ import { targetRefusals } from "../network/check-target";
 
 export const MAX_BATCH_SERVERS = 1_000;
 
-const BatchInput = z
+export const BatchInput = z
   .object({
     servers: z.array(z.unknown()).min(1, "send at least one server").max(MAX_BATCH_SERVERS, `at most ${MAX_BATCH_SERVERS} servers per call`),
   })

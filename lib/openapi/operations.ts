@@ -1,0 +1,103 @@
+// Every /api/v1 operation and the zod schemas its handler validates with (imported from where the
+// handlers use them, never copied) plus the schema of its answer (lib/openapi/responses.ts).
+// tests/integration/openapi.test.ts checks this list against the route files on disk.
+import { z } from "zod";
+import { AcknowledgeInput, ApproveInput, BulkAcknowledgeInput, RejectInput } from "../alerts/decision-input";
+import { ListAlertsQuery } from "../alerts/list-alerts";
+import { ListAuditQuery } from "../audit-log/list-audit";
+import { CreateKeyInput } from "../auth/api-keys";
+import { InvitationInput } from "../auth/invitations";
+import { TransferInput } from "../auth/key-ownership";
+import { RoleChange } from "../auth/members";
+import { SwitchTeamInput, TeamInput } from "../auth/teams";
+import { DiffQuery } from "../history/diff-snapshots";
+import { BatchInput } from "../servers/create-servers-batch";
+import { ListSnapshotsInput } from "../servers/list-snapshots";
+import { ServerInput, ServerPatch } from "../servers/server-input";
+import { ListServersQuery } from "../servers/server-list-query";
+import { QuotaInput } from "../tenants/team-quota";
+import { ShareInput, ViewInput, ViewPatch } from "../views/view-input";
+import { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from "../webhooks/webhook-input";
+import * as R from "./responses";
+
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+/** any: API key or session · session: a signed-in person only · public: no credentials. */
+export type Access = "any" | "session" | "public";
+
+export type Operation = {
+  method: Method;
+  /** OpenAPI path template under /api/v1 ({id}, {name}, {token}). */
+  path: string;
+  tag: string;
+  summary: string;
+  access?: Access;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  bodyRequired?: boolean;
+  status?: 200 | 201 | 202 | 204;
+  response?: z.ZodType;
+  /** Cursor-paged (limit, cursor → nextCursor). */
+  paged?: boolean;
+};
+
+const Deleted = undefined;
+const Revoked = R.ApiKey;
+
+export const OPERATIONS: Operation[] = [
+  { method: "GET", path: "/openapi.json", tag: "Meta", summary: "This OpenAPI document", access: "public", response: R.OpenObject },
+  { method: "GET", path: "/me", tag: "Account", summary: "The caller: user or key, team, role, permissions", response: R.Me },
+  { method: "POST", path: "/me/sign-out-everywhere", tag: "Account", summary: "End every session of the signed-in person", access: "session", response: R.OpenObject },
+  { method: "GET", path: "/teams", tag: "Teams", summary: "The signed-in person's teams", access: "session", response: R.itemsOf(R.Team) },
+  { method: "POST", path: "/teams", tag: "Teams", summary: "Create a team (the caller becomes owner)", access: "session", body: TeamInput, status: 201, response: R.Team },
+  { method: "POST", path: "/teams/active", tag: "Teams", summary: "Switch the session's active team", access: "session", body: SwitchTeamInput, response: z.object({ activeTeamId: z.string() }) },
+  { method: "GET", path: "/members", tag: "Teams", summary: "Members of the team", response: R.itemsOf(R.Member) },
+  { method: "PATCH", path: "/members/{id}", tag: "Teams", summary: "Change a member's role", body: RoleChange, response: R.Member },
+  { method: "DELETE", path: "/members/{id}", tag: "Teams", summary: "Remove a member", status: 204, response: Deleted },
+  { method: "GET", path: "/invitations", tag: "Teams", summary: "Open invitations", response: R.itemsOf(R.Invitation) },
+  { method: "POST", path: "/invitations", tag: "Teams", summary: "Invite by link (signed-in admins)", body: InvitationInput, status: 201, response: R.Invitation },
+  { method: "GET", path: "/invitations/{id}", tag: "Teams", summary: "An invitation, to whoever holds the link", access: "public", response: R.OpenObject },
+  { method: "DELETE", path: "/invitations/{id}", tag: "Teams", summary: "Cancel an invitation", status: 204, response: Deleted },
+  { method: "POST", path: "/invitations/{id}/accept", tag: "Teams", summary: "Accept an invitation", access: "session", response: R.OpenObject },
+  { method: "GET", path: "/keys", tag: "API keys", summary: "The team's API keys", response: R.itemsOf(R.ApiKey) },
+  { method: "POST", path: "/keys", tag: "API keys", summary: "Mint a key (its secret is shown once)", body: CreateKeyInput, status: 201, response: R.ApiKey },
+  { method: "DELETE", path: "/keys/{id}", tag: "API keys", summary: "Revoke a key", response: Revoked },
+  { method: "POST", path: "/keys/{id}/transfer", tag: "API keys", summary: "Hand a key to another member", body: TransferInput, response: R.ApiKey },
+  { method: "GET", path: "/audit", tag: "Audit", summary: "The team's audit log, newest first", query: ListAuditQuery, paged: true, response: R.pageOf(R.AuditEvent) },
+  { method: "GET", path: "/servers", tag: "Servers", summary: "List the fleet (filters, sort, paging)", query: ListServersQuery, paged: true, response: R.ServerPage },
+  { method: "POST", path: "/servers", tag: "Servers", summary: "Register a server", body: ServerInput, status: 201, response: R.ServerDetail },
+  { method: "POST", path: "/servers/batch", tag: "Servers", summary: "Register up to 1,000 servers, all or nothing", body: BatchInput, status: 201, response: z.object({ created: z.number().int(), items: z.array(z.object({ index: z.number().int(), id: z.string(), name: z.string() })) }) },
+  { method: "GET", path: "/servers/{id}", tag: "Servers", summary: "A server with its tools and transitions", response: R.ServerDetail },
+  { method: "PATCH", path: "/servers/{id}", tag: "Servers", summary: "Edit a server", body: ServerPatch, response: R.ServerDetail },
+  { method: "DELETE", path: "/servers/{id}", tag: "Servers", summary: "Remove a server", status: 204, response: Deleted },
+  { method: "POST", path: "/servers/{id}/refresh", tag: "Servers", summary: "Ask the worker to re-list now", status: 202, response: R.OpenObject },
+  { method: "GET", path: "/servers/{id}/snapshots", tag: "History", summary: "A server's snapshots, newest first", query: ListSnapshotsInput, paged: true, response: R.pageOf(R.Snapshot) },
+  { method: "GET", path: "/servers/{id}/diff", tag: "History", summary: "Diff two snapshots (default: previous → latest)", query: DiffQuery, response: R.OpenObject },
+  { method: "GET", path: "/servers/{id}/tools/{name}/history", tag: "History", summary: "One tool's versions over time", response: R.OpenObject },
+  { method: "GET", path: "/snapshots/{id}", tag: "History", summary: "A snapshot with its tool list", response: R.Snapshot.extend({ tools: z.array(R.OpenObject) }).loose() },
+  { method: "GET", path: "/alerts", tag: "Alerts", summary: "Alerts, newest first", query: ListAlertsQuery, paged: true, response: R.pageOf(R.AlertSummary) },
+  { method: "POST", path: "/alerts/acknowledge", tag: "Alerts", summary: "Acknowledge many alerts", body: BulkAcknowledgeInput, response: z.object({ acknowledged: z.array(z.string()), skipped: z.array(z.object({ id: z.string(), reason: z.string() })) }) },
+  { method: "GET", path: "/alerts/{id}", tag: "Alerts", summary: "An alert with findings, versions and diff", response: R.AlertDetail },
+  { method: "POST", path: "/alerts/{id}/acknowledge", tag: "Alerts", summary: "Acknowledge an alert", body: AcknowledgeInput, bodyRequired: false, response: R.AlertDetail },
+  { method: "POST", path: "/alerts/{id}/approve", tag: "Alerts", summary: "Approve the version under review (409 when stale)", body: ApproveInput, response: R.AlertDetail },
+  { method: "POST", path: "/alerts/{id}/reject", tag: "Alerts", summary: "Reject the version under review", body: RejectInput, bodyRequired: false, response: R.AlertDetail },
+  { method: "GET", path: "/cache", tag: "Cache", summary: "Tool-list cache entries of the team's servers", response: R.CachePage },
+  { method: "GET", path: "/webhooks", tag: "Webhooks", summary: "The team's webhooks", response: R.itemsOf(R.Webhook) },
+  { method: "POST", path: "/webhooks", tag: "Webhooks", summary: "Create a webhook (its signing secret is shown once)", body: CreateWebhookInput, status: 201, response: R.Webhook },
+  { method: "GET", path: "/webhooks/{id}", tag: "Webhooks", summary: "A webhook", response: R.Webhook },
+  { method: "PATCH", path: "/webhooks/{id}", tag: "Webhooks", summary: "Edit a webhook or rotate its secret", body: UpdateWebhookInput, response: R.Webhook },
+  { method: "DELETE", path: "/webhooks/{id}", tag: "Webhooks", summary: "Delete a webhook", status: 204, response: Deleted },
+  { method: "POST", path: "/webhooks/{id}/test", tag: "Webhooks", summary: "Queue a test delivery", status: 202, response: R.WebhookDelivery },
+  { method: "GET", path: "/webhooks/{id}/deliveries", tag: "Webhooks", summary: "A webhook's delivery log", query: ListDeliveriesInput, paged: true, response: R.pageOf(R.WebhookDelivery) },
+  { method: "GET", path: "/views", tag: "Views", summary: "Saved views", response: R.itemsOf(R.View) },
+  { method: "POST", path: "/views", tag: "Views", summary: "Save a view", body: ViewInput, status: 201, response: R.View },
+  { method: "GET", path: "/views/{id}", tag: "Views", summary: "A saved view", response: R.View },
+  { method: "PATCH", path: "/views/{id}", tag: "Views", summary: "Edit a saved view", body: ViewPatch, response: R.View },
+  { method: "DELETE", path: "/views/{id}", tag: "Views", summary: "Delete a saved view", status: 204, response: Deleted },
+  { method: "POST", path: "/views/{id}/share", tag: "Views", summary: "Create a share link (token shown once)", body: ShareInput, bodyRequired: false, status: 201, response: R.CreatedShareLink },
+  { method: "GET", path: "/views/{id}/shares", tag: "Views", summary: "A view's share links", response: R.itemsOf(R.ShareLink) },
+  { method: "DELETE", path: "/shares/{token}", tag: "Views", summary: "Revoke a share link (by token or id)", status: 204, response: Deleted },
+  { method: "GET", path: "/share/{token}", tag: "Views", summary: "A shared view's data (the token is the credential)", access: "public", response: R.SharedView },
+  { method: "GET", path: "/quota", tag: "Quotas", summary: "The team's quota and usage", response: R.Quota },
+  { method: "GET", path: "/admin/quotas", tag: "Quotas", summary: "Every team's quota (instance administrators)", access: "session", response: R.itemsOf(R.OpenObject) },
+  { method: "PATCH", path: "/admin/teams/{id}/quota", tag: "Quotas", summary: "Set a team's limits (instance administrators)", access: "session", body: QuotaInput, response: R.OpenObject },
+];

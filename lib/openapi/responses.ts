@@ -1,0 +1,260 @@
+// Zod schemas of what the API answers: the DTO types of lib/*/…-dto.ts written as schemas, so the
+// OpenAPI document can describe responses and tests/integration/openapi.test.ts can check real
+// responses against them (the main DTOs are strict: a field added to a DTO and not here fails).
+// Parts that are free-form by nature (tool definitions, findings, alert details) stay open objects.
+import { z } from "zod";
+import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "../alerts/alert-dto";
+import { HTTP_STATUS, type AppErrorCode } from "../errors";
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "../webhooks/types";
+import { ViewFilters } from "../views/view-input";
+
+const dateTime = z.string().describe("ISO 8601 date-time");
+const nullableDate = dateTime.nullable();
+const open = z.looseObject({});
+
+/** `{error:{code,message,details?}}`: every 4xx/5xx of /api/v1. */
+export const ErrorEnvelope = z
+  .strictObject({
+    error: z.strictObject({
+      code: z.enum([...(Object.keys(HTTP_STATUS) as AppErrorCode[]), "INTERNAL"]),
+      message: z.string(),
+      details: z.unknown().optional().describe("Per code: `fields` for INVALID_INPUT, `scope`/`limit`/`windowSeconds`/`retryAfterSeconds` for RATE_LIMITED, …"),
+    }),
+  })
+  .meta({ id: "Error" });
+
+/** Every cursor-paged list: one page of `items`; `nextCursor` null on the last page. */
+export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null: last page") });
+
+export const ServerSummary = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    transport: z.enum(["stdio", "streamable_http", "sse"]),
+    target: z.string(),
+    tags: z.array(z.string()),
+    enabled: z.boolean(),
+    demo: z.boolean(),
+    envKeys: z.array(z.string()),
+    headerKeys: z.array(z.string()),
+    pollIntervalSeconds: z.number().int(),
+    auditPolicy: z.enum(["trust_first", "strict"]),
+    status: z.string(),
+    statusReason: z.string().nullable(),
+    era: z.string().nullable(),
+    protocolVersion: z.string().nullable(),
+    serverInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional(), title: z.string().optional() }).nullable(),
+    toolCount: z.number().int().nullable(),
+    latestSnapshotId: z.string().nullable(),
+    snapshotCount: z.number().int(),
+    lastChangeAt: nullableDate,
+    lastListedAt: nullableDate,
+    connectedAt: nullableDate,
+    lastError: z.object({ code: z.string().nullable(), message: z.string(), at: nullableDate }).nullable(),
+    transportUsed: z.string().nullable(),
+    warnings: z.array(z.string()),
+    updatedAt: dateTime,
+  })
+  .meta({ id: "ServerSummary" });
+
+export const ServerDetail = z
+  .strictObject({
+    server: ServerSummary,
+    capabilities: z.unknown(),
+    instructions: z.string().nullable(),
+    tools: z.array(z.strictObject({ position: z.number().int(), hash: z.string(), name: z.string(), definition: open })),
+    transitions: z.array(z.strictObject({ from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), at: dateTime })),
+  })
+  .meta({ id: "ServerDetail" });
+
+const serverStatus = z.enum(["pending", "connecting", "live", "polling", "degraded", "down", "stopped"]);
+export const ServerPage = pageOf(ServerSummary)
+  .extend({
+    total: z.number().int(),
+    byStatus: z.partialRecord(serverStatus, z.number().int()),
+    teamTotal: z.number().int(),
+    tags: z.array(z.string()),
+  })
+  .meta({ id: "ServerPage" });
+
+const levels = z.strictObject({ ERR: z.number().int(), WARN: z.number().int(), INFO: z.number().int() });
+export const Snapshot = z
+  .strictObject({
+    id: z.string(),
+    contentHash: z.string(),
+    toolCount: z.number().int(),
+    trigger: z.string(),
+    protocolVersion: z.string().nullable(),
+    era: z.string().nullable(),
+    serverVersion: z.string().nullable(),
+    ttlMs: z.number().nullable(),
+    cacheScope: z.string().nullable(),
+    cacheEntryId: z.string().nullable(),
+    fromCache: z.boolean(),
+    takenAt: dateTime,
+    lastConfirmedAt: dateTime,
+    confirmCount: z.number().int(),
+    notified: z.boolean(),
+    serverVersionChanged: z.boolean(),
+    authContext: z.string().nullable(),
+    changes: z
+      .strictObject({ added: z.number().int(), removed: z.number().int(), changed: z.number().int(), renamed: z.number().int(), orderOnly: z.boolean(), highest: z.enum(["ERR", "WARN", "INFO"]).nullable(), levels })
+      .nullable(),
+    pages: z.number().int().nullable(),
+  })
+  .meta({ id: "Snapshot" });
+
+export const AlertSummary = z
+  .strictObject({
+    id: z.string(),
+    serverId: z.string(),
+    serverName: z.string(),
+    kind: z.enum(ALERT_KINDS),
+    severity: z.enum(ALERT_SEVERITIES),
+    status: z.enum(ALERT_STATUSES),
+    title: z.string(),
+    toolName: z.string().nullable(),
+    candidateHash: z.string().nullable(),
+    baselineHash: z.string().nullable(),
+    snapshotId: z.string().nullable(),
+    findingCount: z.number().int(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    acknowledgedAt: nullableDate,
+    acknowledgedBy: z.string().nullable(),
+    resolvedAt: nullableDate,
+    resolvedBy: z.string().nullable(),
+    resolution: z.string().nullable(),
+    comment: z.string().nullable(),
+  })
+  .meta({ id: "AlertSummary" });
+
+export const AlertDetail = z
+  .looseObject({
+    alert: AlertSummary,
+    server: z.object({ id: z.string(), name: z.string(), auditPolicy: z.string() }),
+    findings: z.array(open),
+    details: open,
+    baseline: open.nullable(),
+    baselineVersion: z.object({ hash: z.string(), definition: open }).nullable(),
+    candidateVersion: z.object({ hash: z.string(), definition: open }).nullable(),
+    diff: open.nullable(),
+    decisions: z.array(z.object({ action: z.string(), actor: z.string(), at: dateTime, comment: z.string().nullable(), hash: z.string().nullable() })),
+  })
+  .meta({ id: "AlertDetail" });
+
+export const Webhook = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    url: z.string().describe("Masked: the receiver URL is a credential"),
+    format: z.enum(WEBHOOK_FORMATS),
+    minSeverity: z.enum(ALERT_SEVERITIES),
+    enabled: z.boolean(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    lastDelivery: z.strictObject({ id: z.string(), event: z.string(), status: z.enum(DELIVERY_STATUSES), statusCode: z.number().int().nullable(), at: dateTime }).nullable(),
+    secret: z.string().optional().describe("Only in the answer to create and to rotateSecret"),
+  })
+  .meta({ id: "Webhook" });
+
+export const WebhookDelivery = z
+  .strictObject({
+    id: z.string(),
+    webhookId: z.string(),
+    alertId: z.string().nullable(),
+    event: z.enum(WEBHOOK_EVENTS),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    statusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    deliveredAt: nullableDate,
+    payload: z.unknown(),
+  })
+  .meta({ id: "WebhookDelivery" });
+
+export const View = z
+  .strictObject({ id: z.string(), name: z.string(), filters: ViewFilters, pinned: z.boolean(), createdBy: z.string(), createdAt: dateTime, updatedAt: dateTime })
+  .meta({ id: "View" });
+
+export const ShareLink = z
+  .strictObject({
+    id: z.string(),
+    viewId: z.string(),
+    tokenStart: z.string(),
+    status: z.enum(["active", "expired", "revoked"]),
+    createdBy: z.string(),
+    createdAt: dateTime,
+    expiresAt: nullableDate,
+    revokedAt: nullableDate,
+    lastAccessAt: nullableDate,
+    accessCount: z.number().int(),
+  })
+  .meta({ id: "ShareLink" });
+
+export const CreatedShareLink = z.strictObject({ id: z.string(), token: z.string(), url: z.string(), expiresAt: nullableDate }).meta({ id: "CreatedShareLink" });
+
+export const ApiKey = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    start: z.string(),
+    role: z.string(),
+    createdAt: dateTime,
+    createdBy: z.string().nullable(),
+    lastUsedAt: nullableDate,
+    expiresAt: nullableDate,
+    revokedAt: nullableDate,
+    revokedBy: z.string().nullable(),
+    status: z.enum(["active", "revoked", "expired"]),
+    key: z.string().optional().describe("The secret: only in the answer to create"),
+  })
+  .meta({ id: "ApiKey" });
+
+export const Member = z
+  .strictObject({ id: z.string(), userId: z.string(), email: z.string(), name: z.string(), role: z.string(), joinedAt: dateTime })
+  .meta({ id: "Member" });
+
+export const Invitation = z
+  .looseObject({ id: z.string(), email: z.string(), role: z.string(), status: z.string(), expiresAt: dateTime, createdAt: dateTime, inviter: z.string(), path: z.string() })
+  .meta({ id: "Invitation" });
+
+export const Team = z.looseObject({ id: z.string(), slug: z.string(), name: z.string() }).meta({ id: "Team" });
+
+export const Quota = z
+  .looseObject({
+    quota: z.object({ maxServers: z.number().int(), minPollSeconds: z.number().int(), listingsPerMinute: z.number().int() }),
+    source: z.record(z.string(), z.enum(["team", "instance"])),
+    usage: z.object({ servers: z.number().int() }),
+  })
+  .meta({ id: "Quota" });
+
+export const AuditEvent = z.looseObject({ id: z.string(), action: z.string(), createdAt: dateTime }).meta({ id: "AuditEvent" });
+
+export const CachePage = z
+  .object({
+    items: z.array(z.looseObject({ entryId: z.string(), serverId: z.string(), serverName: z.string(), fresh: z.boolean(), toolCount: z.number().int() })),
+    totals: z.object({ hits: z.number(), misses: z.number(), refreshes: z.number(), hitRate: z.number().nullable(), fetches: z.number() }),
+    generatedAt: dateTime,
+  })
+  .meta({ id: "CachePage" });
+
+export const Me = z
+  .looseObject({
+    kind: z.enum(["user", "apiKey"]),
+    user: z.looseObject({ id: z.string(), email: z.string() }).nullable(),
+    team: Team.nullable(),
+    role: z.string().nullable(),
+    permissions: z.array(z.string()),
+    teams: z.array(open),
+  })
+  .meta({ id: "Me" });
+
+export const SharedView = z
+  .looseObject({ view: z.object({ name: z.string(), filters: ViewFilters }), servers: z.array(open), alerts: z.array(open), generatedAt: dateTime })
+  .meta({ id: "SharedView" });
+
+export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
+export const OpenObject = open;
