@@ -26,12 +26,15 @@ const nextConfig = {
       },
       // The API reference page (lib/openapi/docs-page.ts): Scalar from this origin, no inline
       // script; its styles are injected at run time, hence 'unsafe-inline' for styles only.
+      // Scalar's bundle compiles code at run time ('unsafe-eval'). Allowed on this page only: it
+      // shows nothing but the instance's own generated API document (no tenant data, no text from
+      // MCP servers), so there is no untrusted input for an injection to ride on.
       {
         source: "/api/docs/:path*",
         headers: [
           {
             key: "Content-Security-Policy",
-            value: "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            value: "default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
           },
         ],
       },

@@ -23,7 +23,7 @@ export const DOCS_HTML = `<!doctype html>
 `;
 
 export const DOCS_INIT_JS = `import { createApiReference } from "/api/docs/assets/standalone.esm.js";
-createApiReference("#app", { url: ${JSON.stringify(DOCS_SPEC_URL)}, withDefaultFonts: false, hideClientButton: true, telemetry: false });
+createApiReference("#app", { url: ${JSON.stringify(DOCS_SPEC_URL)}, withDefaultFonts: false, hideClientButton: true, telemetry: false, showDeveloperTools: "never", agent: { disabled: true }, mcp: { disabled: true } });
 `;
 
 /** One file of the bundle: standalone.esm.js or chunks/<name>.js; anything else is a 404. */
