@@ -33,7 +33,8 @@ export const MAX_FIRST_LOOK_YIELD_MS = 60_000;
  * Alert evaluation off the listing path (issue 12): a listing's slot is given back once its
  * snapshot is stored, and the judging runs here, a few at a time, fair across teams, in two lanes:
  * - changes to servers already seen (a rug pull is judged at once, never behind a sweep);
- * - first looks at new servers, which step aside while listings wait for a slot (for at most
+ * - first looks at new servers, which step aside while listings wait for a slot or a pushed
+ *   change is being listed (holdFirstLooks; for at most
  *   maxYieldMs): during a sweep of thousands of new servers the CPU goes to storing snapshots, and
  *   their judgements follow (measured in bench/RESULTS.md: the sweep shortens, the judgements end
  *   at about the same time as when they competed).
@@ -47,6 +48,7 @@ export class EvaluationQueue {
   private readonly firstLooks: FairQueue;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly maxYieldMs: number;
+  private heldUntil = 0;
   /** Diagnostics and tests: first looks that held back for listings, and for how long in total. */
   readonly stats = { yielded: 0, yieldedMs: 0 };
 
@@ -93,10 +95,16 @@ export class EvaluationQueue {
     }
   }
 
-  /** Holds a first look (already in its slot, so only `width` of them poll) while listings wait. */
+  /** First looks not started yet wait until `ms` from now (a pushed change is being listed). */
+  holdFirstLooks(ms: number): void {
+    this.heldUntil = Math.max(this.heldUntil, Date.now() + ms);
+  }
+
+  /** Holds a first look (already in its slot, so only `width` of them poll) while listings wait or a change is held for. */
   private async yieldToListings(serverId: string): Promise<void> {
-    const waiting = this.options.listingsWaiting;
-    if (!waiting?.()) return;
+    const listings = this.options.listingsWaiting ?? (() => false);
+    const waiting = () => listings() || Date.now() < this.heldUntil;
+    if (!waiting()) return;
     const started = Date.now();
     const requestedAt = this.pending.get(serverId)?.at ?? started;
     this.stats.yielded++;

@@ -10,6 +10,9 @@ import { getSecretKey } from "../lib/secrets";
 import { secretRedactor } from "../lib/servers/redact-secrets";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
 
+/** How long a pushed change holds back new first-look judgements: debounce + listing + store, with room. */
+const CHANGE_HOLD_MS = 2_000;
+
 /**
  * Binds one discovery session to the database, inside the server's own tenant. Every write is
  * fenced by this worker's lease, so a worker that lost a server can no longer write for it.
@@ -28,9 +31,16 @@ export function createSessionSink(
   const authContext = authContextOf(key, server.config);
   const log = (line: string) => rawLog(redact(line));
   const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(key, server.config), authContext };
+  const hooks = cache ? cacheHooks(cache, identity, log) : {};
   return {
     log,
-    ...(cache ? cacheHooks(cache, identity, log) : {}),
+    ...hooks,
+    // A pushed change is about to be listed and stored: first looks at new servers hold back for
+    // a moment so the change is not stuck behind their judging (evaluation-queue.ts).
+    listChanged: async () => {
+      evaluations.holdFirstLooks(CHANGE_HOLD_MS);
+      await hooks.listChanged?.();
+    },
     state: (change) =>
       updateSessionState(ctx, serverId, {
         status: change.status,

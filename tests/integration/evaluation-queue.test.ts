@@ -93,4 +93,18 @@ describe("EvaluationQueue", () => {
     expect(queue.stats.yielded).toBe(1);
     expect(queue.stats.yieldedMs).toBeGreaterThanOrEqual(300);
   });
+
+  it("a pushed change holds new first looks back for the time given (holdFirstLooks), then they run", async () => {
+    const ctx = await createTenantContext("evalq-hold");
+    const serverId = (await createServer(ctx, "held", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
+    const queue = new EvaluationQueue({ width: 1, listingsWaiting: () => false });
+    queue.holdFirstLooks(600);
+    queue.request({ ctx, serverId, kind: "created", firstLook: true, leaseHolder: "", log: () => undefined });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await testDb().snapshot.findUniqueOrThrow({ where: { id: snap.snapshotId } })).evaluated).toBe(false);
+    await queue.drainWithoutDropping();
+    expect((await testDb().snapshot.findUniqueOrThrow({ where: { id: snap.snapshotId } })).evaluated).toBe(true);
+    expect(queue.stats.yielded).toBe(1);
+  });
 });
