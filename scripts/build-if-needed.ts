@@ -39,7 +39,7 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
   const stamp = fs.existsSync(STAMP) ? (JSON.parse(fs.readFileSync(STAMP, "utf8")) as { fingerprint?: string }) : {};
   if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     // The process bundles take about a second: made on every start, so they never lag the sources.
-    await bundleWebServer();
+    await bundleProcesses();
     return "up-to-date";
   }
   log("building the web app (next build)…");
@@ -53,7 +53,7 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
   });
-  await bundleWebServer();
+  await bundleProcesses();
   // Next may rewrite tsconfig.json during the build; stamp what the inputs are now.
   fs.writeFileSync(STAMP, JSON.stringify({ fingerprint: buildFingerprint(), builtAt: new Date().toISOString() }));
   log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -61,7 +61,7 @@ export async function buildIfNeeded(log: (line: string) => void = console.log): 
 }
 
 /** Compiles server.ts and worker/main.ts (with the lib/ modules they import) for plain node; see WEB_BUNDLE. */
-export async function bundleWebServer(): Promise<void> {
+export async function bundleProcesses(): Promise<void> {
   const { build } = await import("esbuild");
   const common = {
     bundle: true,

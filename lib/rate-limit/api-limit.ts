@@ -27,18 +27,7 @@ const leases = (holder.__toolwatchApiLeases ??= new LeaseStore());
 
 /** Counts the request; a 429 (AppError RATE_LIMITED) with Retry-After when a bucket is over its limit. */
 export async function enforceApiRateLimit(db: Db, principal: Principal, env: Env = loadEnv()): Promise<void> {
-  const decision = await consume(db, apiBuckets(principal, env), leases);
-  if (!decision) return;
-  setResponseHeaders(rateLimitHeaders(decision));
-  if (decision.allowed) return;
-  const { binding } = decision;
-  const scope = binding.key.split(":")[1] as Scope;
-  throw new AppError("RATE_LIMITED", `Too many requests for ${SCOPE_NAMES[scope]}: at most ${binding.limit} per ${binding.windowSeconds} s. Retry in ${decision.retryAfterSeconds} s.`, {
-    scope,
-    limit: binding.limit,
-    windowSeconds: binding.windowSeconds,
-    retryAfterSeconds: decision.retryAfterSeconds,
-  });
+  await enforce(db, apiBuckets(principal, env), (scope) => SCOPE_NAMES[scope as Scope]);
 }
 
 /**
@@ -47,16 +36,22 @@ export async function enforceApiRateLimit(db: Db, principal: Principal, env: Env
  */
 export async function enforceShareRateLimit(db: Db, headers: Headers, env: Env = loadEnv()): Promise<void> {
   const rate = env.TOOLWATCH_SHARE_RATE_PER_ADDRESS;
-  if (!rate) return;
   const address = (headers.get("x-forwarded-for") ?? "").split(",")[0]!.trim() || "unknown";
-  const decision = await consume(db, [{ key: `share:addr:${address}`, ...rate }], leases);
+  await enforce(db, rate ? [{ key: `share:address:${address}`, ...rate }] : [], () => "share links from your address");
+}
+
+/** Counts one request against `buckets` (keys `<kind>:<scope>:<id>`), sets the RateLimit headers, and refuses past a limit. */
+async function enforce(db: Db, buckets: Bucket[], describe: (scope: string) => string): Promise<void> {
+  const decision = await consume(db, buckets, leases);
   if (!decision) return;
   setResponseHeaders(rateLimitHeaders(decision));
   if (decision.allowed) return;
-  throw new AppError("RATE_LIMITED", `Too many requests for share links from your address: at most ${rate.limit} per ${rate.windowSeconds} s. Retry in ${decision.retryAfterSeconds} s.`, {
-    scope: "address",
-    limit: rate.limit,
-    windowSeconds: rate.windowSeconds,
+  const { binding } = decision;
+  const scope = binding.key.split(":")[1]!;
+  throw new AppError("RATE_LIMITED", `Too many requests for ${describe(scope)}: at most ${binding.limit} per ${binding.windowSeconds} s. Retry in ${decision.retryAfterSeconds} s.`, {
+    scope,
+    limit: binding.limit,
+    windowSeconds: binding.windowSeconds,
     retryAfterSeconds: decision.retryAfterSeconds,
   });
 }

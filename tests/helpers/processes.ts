@@ -2,10 +2,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { WEB_BUNDLE, WORKER_BUNDLE } from "../../scripts/build-if-needed";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // As scripts/supervisor.ts: production web and worker processes run the compiled bundles (scripts/build-if-needed.ts).
-const BUNDLES: Record<string, string> = { "server.ts": path.join(ROOT, ".next", "toolwatch-web.mjs"), "worker/main.ts": path.join(ROOT, ".next", "toolwatch-worker.mjs") };
+const BUNDLES: Record<string, string> = { "server.ts": WEB_BUNDLE, "worker/main.ts": WORKER_BUNDLE };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -3,11 +3,8 @@ import { signUp } from "../helpers/api-client";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
-import { toNextJsHandler } from "better-auth/next-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withRetryAfter } from "../../lib/auth/account-rate-limit";
-import { createAuth } from "../../lib/auth/auth";
-import { loadEnv } from "../../lib/env";
+import { authAttempter, type AuthAttempt as Attempt, type AuthOutcome as Outcome } from "../helpers/auth-attempt";
 import { testDb } from "../helpers/factories";
 
 // Password guessing, from the attacker's side: wrong passwords in a row, spread over two web
@@ -15,8 +12,6 @@ import { testDb } from "../helpers/factories";
 // its own better-auth instance and its own memory). The limits are written here, not read back.
 
 type Settings = Record<string, string>;
-type Outcome = { status: number; retryAfter: string | null };
-type Attempt = { env: Settings; path: string; body: unknown; ip: string };
 
 // The default per-address brake (TOOLWATCH_AUTH_RATE_LIMIT=10 a minute), per account off.
 const PER_ADDRESS: Settings = { TOOLWATCH_AUTH_RATE_LIMIT: "10", TOOLWATCH_AUTH_RATE_PER_ACCOUNT: "0" };
@@ -24,22 +19,7 @@ const PER_ADDRESS: Settings = { TOOLWATCH_AUTH_RATE_LIMIT: "10", TOOLWATCH_AUTH_
 const PER_ACCOUNT: Settings = { TOOLWATCH_AUTH_RATE_LIMIT: "1000", TOOLWATCH_AUTH_RATE_PER_ACCOUNT: "5/15min" };
 
 /** Web process A: this process. */
-const handlersA = new Map<string, ReturnType<typeof toNextJsHandler>>();
-async function inProcessA(a: Attempt): Promise<Outcome> {
-  const key = JSON.stringify(a.env);
-  let handler = handlersA.get(key);
-  if (!handler) {
-    handler = toNextJsHandler(createAuth(testDb(), loadEnv({ ...process.env, ...a.env })));
-    handlersA.set(key, handler);
-  }
-  const request = new Request(`http://localhost:3000/api/auth${a.path}`, {
-    method: "POST",
-    headers: { host: "localhost:3000", origin: "http://localhost:3000", "content-type": "application/json", "x-forwarded-for": a.ip },
-    body: JSON.stringify(a.body),
-  });
-  const response = withRetryAfter(await handler.POST(request));
-  return { status: response.status, retryAfter: response.headers.get("retry-after") };
-}
+const inProcessA = authAttempter(testDb());
 
 /** Web process B: a child process (tests/fixtures/auth-web-process.ts), one attempt per line. */
 let child: ChildProcessWithoutNullStreams;
