@@ -123,7 +123,7 @@ export class Scheduler {
     }
     const heldSet = new Set(held);
     const lost = [...this.owned].filter((id) => !heldSet.has(id));
-    if (lost.length) this.log(`lost ${lost.length} lease(s) to other workers; stopping those sessions`);
+    if (lost.length) this.log(`lost ${lost.length} lease(s) (server deleted, or taken by another worker); stopping those sessions`);
     void this.stopSessions(lost);
     this.owned = heldSet;
 

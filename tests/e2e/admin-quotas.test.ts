@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { addHttpServer, apiOnly, call, createTeam, signedUpContext, signUp, uniqueSlug, type Account } from "../helpers/e2e-accounts";
 import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
-import { testDb } from "../helpers/factories";
 
 // An instance administrator sets a team's server limit on the quotas page; the team's next
 // registration past it is refused by the API with the rule named. A team admin finds no page.
@@ -17,7 +16,7 @@ describe("Team quotas in Chromium", () => {
   beforeAll(async () => {
     product = await startProduct({ TOOLWATCH_PRIVATE_TARGETS: "all" });
     ({ context, account: operator } = await signedUpContext(product.browser, product.baseUrl, "operator"));
-    await testDb().user.update({ where: { email: operator.email }, data: { instanceAdmin: true } });
+    await product.db.user.update({ where: { email: operator.email }, data: { instanceAdmin: true } });
     owner = await signUp(await apiOnly(product.baseUrl), "quotaowner");
     teamName = `Quota ${uniqueSlug("q")}`;
     await createTeam(owner, uniqueSlug("quota"), teamName);
@@ -27,7 +26,7 @@ describe("Team quotas in Chromium", () => {
     page = await context.newPage();
   });
   afterAll(async () => {
-    await testDb().user.updateMany({ where: { email: operator?.email }, data: { instanceAdmin: false } });
+    await product.db.user.updateMany({ where: { email: operator?.email }, data: { instanceAdmin: false } });
     await context?.close();
     await product?.stop();
   });

@@ -8,7 +8,9 @@ import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
 import { CHROMIUM_ARGS } from "../helpers/chromium";
 import { signedUpContext } from "../helpers/e2e-accounts";
 import { screenshotPath } from "../helpers/e2e-product";
-import { createServer, TEST_KEY, testDb } from "../helpers/factories";
+import { createServer, TEST_KEY } from "../helpers/factories";
+import { freshDatabaseUrl } from "../helpers/fresh-database";
+import { createDb, type Db } from "../../lib/db";
 import { freePort, startProcess, type Proc } from "../helpers/processes";
 
 // The product as a user meets it: production build, web + worker processes, the demo fleet,
@@ -26,20 +28,24 @@ describe("fleet page in Chromium", () => {
   let page: Page;
   let baseUrl: string;
   let demoTenantId: string;
+  let databaseUrl: string;
+  let db: Db;
   const statePath = () => path.join(dir, "fixture.json");
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-e2e-"));
+    databaseUrl = await freshDatabaseUrl();
+    db = createDb(databaseUrl, 2);
     writeFixtureState(statePath(), { tools: [tool("alpha"), tool("beta")] });
     fixture = await startHttpFixture(statePath());
-    const demo = await ensureTenant(testDb(), DEMO_TENANT_SLUG, "Demo team");
+    const demo = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
     demoTenantId = demo.id;
-    await createServer({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: testDb() }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
+    await createServer({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: db }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
 
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     const env = {
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: databaseUrl,
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
@@ -57,7 +63,7 @@ describe("fleet page in Chromium", () => {
     browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
     ({ context } = await signedUpContext(browser, baseUrl, "watcher"));
     const me = (await (await context.request.get(`${baseUrl}/api/auth/get-session`)).json()) as { user: { id: string } };
-    await testDb().member.create({ data: { tenantId: demoTenantId, userId: me.user.id, role: "viewer" } });
+    await db.member.create({ data: { tenantId: demoTenantId, userId: me.user.id, role: "viewer" } });
     page = await context.newPage();
   });
 
@@ -65,6 +71,7 @@ describe("fleet page in Chromium", () => {
     await context?.close();
     await browser?.close();
     await Promise.all([web?.stop(), worker?.stop()]);
+    await db?.$disconnect();
     await fixture?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
+import { createDb, type Db } from "../../lib/db";
+import { freshDatabaseUrl } from "./fresh-database";
 import { CHROMIUM_ARGS } from "./chromium";
 import { TEST_KEY } from "./factories";
 import { freePort, startProcess, type Proc } from "./processes";
@@ -12,6 +14,8 @@ import { freePort, startProcess, type Proc } from "./processes";
 // sessions and the browser start fresh.
 export type Product = {
   baseUrl: string;
+  /** The product's own database (tests/helpers/fresh-database.ts), for a test that must reach in. */
+  db: Db;
   dir: string;
   web: Proc;
   worker: Proc;
@@ -21,9 +25,9 @@ export type Product = {
 
 export async function startProduct(extraEnv: Record<string, string> = {}): Promise<Product> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-e2e-"));
-  const port = await freePort();
+  const [port, databaseUrl] = await Promise.all([freePort(), freshDatabaseUrl()]);
   const env = {
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: databaseUrl,
     NODE_ENV: "production",
     PORT: String(port),
     HOST: "127.0.0.1",
@@ -36,18 +40,29 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   };
   const [web, worker] = await Promise.all([startProcess("server.ts", env, /Toolwatch is ready at/), startProcess("worker/main.ts", env, /watching \d+ server/)]);
   const browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
+  const db = createDb(databaseUrl, 2);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    db,
     dir,
     web,
     worker,
     browser,
     stop: async () => {
       await browser.close().catch(() => undefined);
-      await Promise.all([web.stop(), worker.stop()]);
+      await Promise.all([web.stop(), worker.stop(), db.$disconnect()]);
+      keepLogs(port, { web, worker });
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The processes' output, kept for a look after a failure (gitignored .scratch/e2e-logs/). */
+function keepLogs(port: number, procs: Record<string, Proc>): void {
+  const dir = path.resolve(import.meta.dirname, "../../.scratch/e2e-logs");
+  fs.mkdirSync(dir, { recursive: true });
+  const test = path.basename(expect.getState().testPath ?? "unknown", ".test.ts");
+  for (const [name, proc] of Object.entries(procs)) fs.writeFileSync(path.join(dir, `${test}-${port}-${name}.log`), proc.output());
 }
 
 /** Where the e2e tests leave screenshots for people to look at. */
