@@ -5,6 +5,10 @@ const USAGE = `usage: toolwatch <command> [options]
 commands:
   snapshot   connect to one MCP server, list every tool, print the snapshot (no database)
   diff       compare two tool lists (files) and classify every change; --fail-on ERR|WARN for CI
+  lock       connect to one MCP server and write toolwatch.lock.json: its tools, hashes and
+             protocol facts, deterministic (no database)
+  check      compare a live server with its lock file: tool diff with levels, protocol facts, scanner
+             findings on what changed; --fail-on ERR|WARN, exit 1 to fail a CI job
   import     register the servers of an MCP client config, a toolwatch export or an MCP Registry
              with an instance (--api-url, --api-key); idempotent by name; --dry-run
   export     write the team's servers in the format import reads (secrets as \${env:NAME})
@@ -22,6 +26,10 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./snapshot-command")).runSnapshotCommand(rest);
     case "diff":
       return (await import("./diff-command")).runDiffCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    case "lock":
+      return (await import("./lock-command")).runLockCommand(rest, { stdout: process.stdout, stderr: process.stderr });
+    case "check":
+      return (await import("./check-command")).runCheckCommand(rest, { stdout: process.stdout, stderr: process.stderr });
     case "scan":
       return (await import("./scan-command")).runScanCommand(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
     case "import":

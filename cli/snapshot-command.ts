@@ -1,11 +1,10 @@
 import { parseArgs } from "node:util";
 import { describeError } from "../lib/discovery/discovery-error";
 import { DiscoverySession } from "../lib/discovery/discovery-session";
-import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
-import type { EraMode } from "../lib/discovery/open-connection";
 import { describeListing, takeSnapshot } from "../lib/discovery/take-snapshot";
-import { parseTarget, UsageError } from "./parse-target";
+import { UsageError } from "./parse-target";
 import { renderSnapshot, visible } from "./render-snapshot";
+import { resolveTarget, TARGET_OPTIONS, withConnectOptions } from "./target-options";
 
 const HELP = `usage: toolwatch snapshot (--stdio "<command and args>" [--env K=V]… [--cwd dir]
                           | --url <url> [--header "Name: value"]…)
@@ -22,16 +21,7 @@ export async function runSnapshotCommand(argv: string[]): Promise<number> {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        stdio: { type: "string" },
-        url: { type: "string" },
-        env: { type: "string", multiple: true },
-        header: { type: "string", multiple: true },
-        cwd: { type: "string" },
-        transport: { type: "string", default: "auto" },
-        era: { type: "string", default: "auto" },
-        timeout: { type: "string", default: "20000" },
-        "max-pages": { type: "string", default: "1000" },
-        "block-private": { type: "boolean", default: false },
+        ...TARGET_OPTIONS,
         json: { type: "boolean", default: false },
         watch: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -42,40 +32,24 @@ export async function runSnapshotCommand(argv: string[]): Promise<number> {
     return usage((error as Error).message);
   }
   if (values.help) return console.log(HELP), 0;
-  if (!["auto", "streamable-http", "sse"].includes(values.transport)) return usage(`--transport must be auto, streamable-http or sse`);
-  if (!["auto", "legacy", "modern"].includes(values.era)) return usage(`--era must be auto, legacy or modern`);
-  const timeout = Number(values.timeout);
-  const maxPages = Number(values["max-pages"]);
-  if (!Number.isInteger(timeout) || timeout < 100) return usage("--timeout takes milliseconds (at least 100)");
-  if (!Number.isInteger(maxPages) || maxPages < 1) return usage("--max-pages takes a positive whole number");
-
-  let config;
+  let target;
   try {
-    config = parseTarget(values);
+    target = resolveTarget(values);
   } catch (error) {
     if (error instanceof UsageError) return usage(error.message);
     throw error;
   }
-  const guarded = createGuardedFetch({ blockPrivate: values["block-private"], maxResponseBytes: 16 * 1024 * 1024 });
-  const common = {
-    era: values.era as EraMode,
-    connectTimeoutMs: timeout,
-    requestTimeoutMs: timeout,
-    maxPages,
-    fetch: guarded,
-    fallbackToSse: values.transport === "auto",
-  };
   try {
-    if (values.watch) return await watch(config, common, values.json);
-    const snapshot = await takeSnapshot(config, common);
-    console.log(values.json ? JSON.stringify(snapshot, null, 2) : renderSnapshot(snapshot));
-    return 0;
+    return await withConnectOptions(target, async (common) => {
+      if (values.watch) return await watch(target.config, common, values.json);
+      const snapshot = await takeSnapshot(target.config, common);
+      console.log(values.json ? JSON.stringify(snapshot, null, 2) : renderSnapshot(snapshot));
+      return 0;
+    });
   } catch (error) {
     const { code, message } = describeError(error);
     console.error(`toolwatch: ${code}: ${visible(message).split("\n")[0]}`);
     return 1;
-  } finally {
-    await guarded.close();
   }
 }
 
