@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import next from "next";
+import { directRoute, serveDirect } from "./app/_lib/direct-routes";
 import { closeDb } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
 import { PROJECT_ROOT } from "./lib/project-root";
@@ -18,6 +19,9 @@ const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: PROJECT_ROOT })
 const handle = app.getRequestHandler();
 await app.prepare();
 
+// Hot fleet reads skip Next's pipeline (app/_lib/direct-routes.ts); the URL's origin only
+// fills Request.url, which the handlers read for the path and query.
+const origin = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST}:${env.PORT}`;
 const httpServer = createServer((req, res) => {
   // The client address as this server saw it, so the sign-in brake (keyed by x-forwarded-for)
   // cannot be dodged by sending a made-up header. Behind a reverse proxy, TOOLWATCH_TRUST_PROXY=1
@@ -27,7 +31,9 @@ const httpServer = createServer((req, res) => {
     delete req.headers["x-forwarded-host"];
     delete req.headers["x-forwarded-proto"]; // nor claim https (HSTS, secure cookies) from outside
   }
-  void handle(req, res);
+  const direct = env.TOOLWATCH_DIRECT_ROUTES ? directRoute(req) : undefined;
+  if (direct) void serveDirect(direct, req, res, origin);
+  else void handle(req, res);
 });
 // The fleet list may answer repeated queries from memory only while this feed tells it of changes.
 const sockets = attachSocketServer(httpServer, { listenUrl: url, log, onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });

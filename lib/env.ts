@@ -70,6 +70,9 @@ export const EnvSchema = z.object({
   TOOLWATCH_RETENTION_DAYS: int(0, 0),
   // The shared tool-list cache (lib/cache): 0 makes every listing a tools/list call again.
   TOOLWATCH_LIST_CACHE: boolish.default(true),
+  // The fleet list and alert list served by their handlers straight from the Node server,
+  // skipping Next's pipeline (app/_lib/direct-routes.ts); 0 sends them through Next like the rest.
+  TOOLWATCH_DIRECT_ROUTES: boolish.default(true),
   // Behind a reverse proxy: trust its x-forwarded-for / x-forwarded-host headers.
   TOOLWATCH_TRUST_PROXY: boolish.default(false),
   // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).

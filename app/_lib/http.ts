@@ -1,4 +1,5 @@
-import { NextResponse } from "next/server";
+// Plain Fetch Responses (not NextResponse): these handlers also run outside Next, straight from
+// the Node server (app/_lib/direct-routes.ts), where next/server cannot be imported as ESM.
 import { AppError } from "../../lib/errors";
 import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
 import { assertStorableJson } from "../../lib/validation";
@@ -30,15 +31,15 @@ function withHeaders(response: Response, headers: Headers): Response {
 }
 
 function toResponse(body: unknown): Response {
-  return body instanceof Response ? body : NextResponse.json(body, { headers: { "Cache-Control": "no-store" } });
+  return body instanceof Response ? body : Response.json(body, { headers: { "Cache-Control": "no-store" } });
 }
 
 function errorResponse(error: unknown): Response {
   if (error instanceof AppError) {
-    return NextResponse.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
+    return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
   }
   console.error("unhandled API error", error);
-  return NextResponse.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
+  return Response.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
 }
 
 export function searchParams(request: Request): Record<string, string> {

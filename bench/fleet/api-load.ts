@@ -1,5 +1,6 @@
 import { Pool } from "undici";
 import { openDb } from "./snapshot-watch";
+import { cpuSeconds } from "./proc-stats";
 import { percentile } from "./product-api";
 import type { Running } from "./sweep";
 
@@ -34,8 +35,11 @@ export async function measureFleetApi(run: Running, opts: ApiLoadOptions): Promi
       ["servers page 5 (cursor)", await cursorPath(product.baseUrl, teamA.key, 5)],
       ["alerts first page", "/api/v1/alerts"],
     ] as const) {
+      const cpu0 = cpuSeconds(product.webPid);
       const r = await load(product.baseUrl, path, teamA.key, opts);
-      out[label] = `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms (n=${r.requests}${r.errors ? `, ${r.errors} errors` : ""})`;
+      // The web process's CPU per request: what bounds latency once 50 clients queue on it.
+      const cpuMs = ((cpuSeconds(product.webPid) - cpu0) * 1000) / Math.max(1, r.requests);
+      out[label] = `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, web CPU ${cpuMs.toFixed(2)} ms/request (n=${r.requests}${r.errors ? `, ${r.errors} errors` : ""})`;
     }
     return out;
   } finally {

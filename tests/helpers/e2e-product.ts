@@ -16,6 +16,8 @@ export type Product = {
   baseUrl: string;
   /** The product's own database (tests/helpers/fresh-database.ts), for a test that must reach in. */
   db: Db;
+  /** The environment both processes run with (a test may start a variant of one). */
+  env: Record<string, string>;
   dir: string;
   web: Proc;
   worker: Proc;
@@ -44,6 +46,7 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     db,
+    env,
     dir,
     web,
     worker,
