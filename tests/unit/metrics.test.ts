@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "../../lib/env";
 import { listAppRoutes } from "../../lib/metrics/node/app-routes";
 import { isAuthorizedScrape, isMetricsRequest, startMetricsServer, type MetricsServer } from "../../lib/metrics/node/metrics-endpoint";
 import { boundedLabel, lazyMetric, metricsRegistry } from "../../lib/metrics/registry";
@@ -126,6 +127,22 @@ describe("isAuthorizedScrape()", () => {
 
   it("recognises /metrics with or without a query, and nothing else", () => {
     expect(["/metrics", "/metrics?x=1", "/metrics/", "/metricsx", "/api/metrics", undefined].map(isMetricsRequest)).toEqual([true, true, false, false, false, false]);
+  });
+});
+
+describe("the metrics settings (lib/env.ts)", () => {
+  const env = (vars: Record<string, string>) => loadEnv({ NODE_ENV: "test", ...vars });
+  it("takes a worker port in 1–65535 and a token of 16+ printable characters; both optional", () => {
+    const unset = env({});
+    expect(unset.TOOLWATCH_METRICS_TOKEN).toBeUndefined();
+    expect(unset.TOOLWATCH_WORKER_METRICS_PORT).toBeUndefined();
+    expect(env({ TOOLWATCH_WORKER_METRICS_PORT: "9464", TOOLWATCH_METRICS_TOKEN: "0123456789abcdef" })).toMatchObject({ TOOLWATCH_WORKER_METRICS_PORT: 9464, TOOLWATCH_METRICS_TOKEN: "0123456789abcdef" });
+  });
+
+  it("refuses a bad port or a weak token with a message naming the setting", () => {
+    for (const port of ["0", "65536", "abc", "94.5"]) expect(() => env({ TOOLWATCH_WORKER_METRICS_PORT: port })).toThrow(/TOOLWATCH_WORKER_METRICS_PORT/);
+    expect(() => env({ TOOLWATCH_METRICS_TOKEN: "short" })).toThrow(/at least 16 characters/);
+    expect(() => env({ TOOLWATCH_METRICS_TOKEN: "has a space in it 0123" })).toThrow(/without spaces/);
   });
 });
 
