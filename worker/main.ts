@@ -1,5 +1,5 @@
 import os from "node:os";
-import { closeDb, createDb, getDb } from "../lib/db";
+import { closeDb, createDb, getDb, poolOf } from "../lib/db";
 import { loadEnv, privateTargetsPolicy, requireDatabaseUrl } from "../lib/env";
 import { listenForEvents } from "../lib/realtime/listen";
 import { createTargetFetches } from "../lib/discovery/node/guarded-fetch";
@@ -17,6 +17,8 @@ import { loadListingRates } from "../lib/tenants/team-quota";
 import { Scheduler } from "./scheduler";
 import { startWebhookDispatcher } from "./webhook-dispatcher";
 import { sealLegacyWebhookUrls } from "../lib/webhooks/webhook-url";
+import { startMetricsServer } from "../lib/metrics/node/metrics-endpoint";
+import { registerWorkerMetrics } from "../lib/metrics/worker-metrics";
 
 // The worker process: owns every discovery session, never serves HTTP.
 const env = loadEnv();
@@ -144,6 +146,12 @@ await sealLegacyWebhookUrls(db, key)
 const webhookFetch = createTargetFetches({ privateRule, maxResponseBytes: 64 * 1024, isStreaming: () => false });
 const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, targets: webhookFetch, policy: privateTargets, log });
 
+// GET /metrics on a port of its own, only when TOOLWATCH_WORKER_METRICS_PORT is set (docs/metrics.md).
+const metricsPort = env.TOOLWATCH_WORKER_METRICS_PORT;
+if (metricsPort) registerWorkerMetrics({ sessions: () => scheduler.sessionStatusCounts(), evaluationQueue: () => scheduler.evaluations.waiting, webhookQueue: () => webhooks.queueSize(), pools: { main: () => poolOf(db), lease: () => poolOf(leaseDb) } });
+const metricsServer = metricsPort ? await startMetricsServer({ port: metricsPort, host: env.HOST, token: env.TOOLWATCH_METRICS_TOKEN }) : undefined;
+if (metricsServer) log(`metrics served at http://${env.HOST}:${metricsServer.port}/metrics${env.TOOLWATCH_METRICS_TOKEN ? " (bearer token required)" : " (open: firewall it or set TOOLWATCH_METRICS_TOKEN)"}`);
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -160,6 +168,7 @@ async function shutdown(signal: string): Promise<void> {
   force.unref();
   await scheduler.stopAll();
   await webhooks.stop();
+  await metricsServer?.close();
   await webhookFetch.close();
   await listener.close();
   await guardedFetches.close();

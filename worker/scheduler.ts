@@ -84,6 +84,13 @@ export class Scheduler {
     return this.running.size;
   }
 
+  /** Running sessions by status (the metrics' sessions gauge, read at scrape time). */
+  sessionStatusCounts(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const { session } of this.running.values()) counts[session.currentStatus] = (counts[session.currentStatus] ?? 0) + 1;
+    return counts;
+  }
+
   /** How often tick() should run so leases never lapse while we are healthy. */
   get tickIntervalMs(): number {
     return Math.max(500, Math.floor(this.ttl / 3));

@@ -9,6 +9,7 @@ import { authContextOf, type ServerConnectionConfig } from "../lib/servers/serve
 import { getSecretKey } from "../lib/secrets";
 import { secretRedactor } from "../lib/servers/redact-secrets";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
+import { countDiscoveryError, countListing, observeChangeToSnapshot } from "../lib/metrics/worker-metrics";
 
 /** How long a pushed change holds back new first-look judgements: debounce + listing + store, with room. */
 const CHANGE_HOLD_MS = 2_000;
@@ -32,17 +33,20 @@ export function createSessionSink(
   const log = (line: string) => rawLog(redact(line));
   const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(key, server.config), authContext };
   const hooks = cache ? cacheHooks(cache, identity, log) : {};
+  /** When the first list_changed not yet followed by a stored listing arrived (the latency metric). */
+  let changeNotedAt: number | undefined;
   return {
     log,
     ...hooks,
     // A pushed change is about to be listed and stored: first looks at new servers hold back for
     // a moment so the change is not stuck behind their judging (evaluation-queue.ts).
     listChanged: async () => {
+      changeNotedAt ??= performance.now();
       evaluations.holdFirstLooks(CHANGE_HOLD_MS);
       await hooks.listChanged?.();
     },
-    state: (change) =>
-      updateSessionState(ctx, serverId, {
+    state: async (change) => {
+      await updateSessionState(ctx, serverId, {
         status: change.status,
         reason: change.reason === undefined ? undefined : redact(change.reason),
         error: change.error ? { code: change.error.code, message: redact(change.error.message) } : change.error,
@@ -60,7 +64,10 @@ export function createSessionSink(
               verdict: { value: change.facts.verdict, configHash },
             }
           : {}),
-      }),
+      });
+      // Counted once stored: a state write retried after a database outage is not a second failure.
+      if (change.error) countDiscoveryError(change.error.code);
+    },
     listing: async (rawListing, { trigger, facts, cached }) => {
       const listing = { ...rawListing, warnings: rawListing.warnings.map(redact) };
       for (const warning of listing.warnings) log(`warning: ${warning}`);
@@ -80,6 +87,11 @@ export function createSessionSink(
         warnings: listing.warnings,
         leaseHolder: workerId,
       });
+      countListing(trigger, result.kind === "created");
+      if (trigger === "list_changed" && changeNotedAt !== undefined) {
+        observeChangeToSnapshot((performance.now() - changeNotedAt) / 1000);
+        changeNotedAt = undefined;
+      }
       const source = cached ? `, cache ${cached.outcome}` : "";
       if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s)${source})`);
       if (cached?.divergence) {

@@ -5,6 +5,7 @@ import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
 import type { PrivateTargetsPolicy } from "../lib/env";
 import { attemptWebhookDelivery, type DeliveryDeps } from "../lib/webhooks/deliver-webhook";
 import { parseWebhookNotice, WEBHOOK_CHANNEL } from "../lib/webhooks/queue-channel";
+import { countWebhookAttempt } from "../lib/metrics/worker-metrics";
 
 /**
  * Durable webhook delivery: pending WebhookDelivery rows become pg-boss jobs (schema "pgboss" in
@@ -52,6 +53,8 @@ export type WebhookDispatcher = {
   readonly running: boolean;
   /** Queues a job for every pending or retrying delivery that lacks one; returns how many were queued. */
   sweep(): Promise<number>;
+  /** Jobs queued and not yet being attempted (one count query); undefined while pg-boss is down. */
+  queueSize(): Promise<number | undefined>;
   stop(): Promise<void>;
 };
 
@@ -92,10 +95,12 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
     const { deliveryId } = job.data;
     try {
       const result = await attemptWebhookDelivery(deps, deliveryId, { finalAttempt: job.retryCount >= job.retryLimit });
+      countWebhookAttempt(result.outcome);
       if (result.outcome === "retry") return void (await b.fail(WEBHOOK_QUEUE, job.id, { message: result.error }));
       if (result.outcome === "dead") log(`webhooks: delivery ${deliveryId} is dead after ${job.retryCount + 1} attempt(s): ${result.error}`);
       await b.complete(WEBHOOK_QUEUE, job.id);
     } catch (error) {
+      countWebhookAttempt("error");
       log(`webhooks: delivery ${deliveryId}: ${(error as Error).message}`);
       await b.fail(WEBHOOK_QUEUE, job.id, { message: (error as Error).message }).catch(() => undefined);
     }
@@ -210,6 +215,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
       return boss !== undefined;
     },
     sweep,
+    queueSize: async () => (boss ? boss.getQueueSize(WEBHOOK_QUEUE) : undefined),
     stop: async () => {
       if (stopped) return;
       stopped = true;

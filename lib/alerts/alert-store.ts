@@ -2,6 +2,7 @@ import type { Severity } from "../audit/types";
 import { SEVERITY_RANK } from "../audit/types";
 import type { Tx } from "../db";
 import type { Alert, Prisma } from "../generated/prisma/client";
+import { countAlertOpened } from "../metrics/worker-metrics";
 import { notifyInTx } from "../realtime/notify";
 import { enqueueAlertNotifications } from "../webhooks/enqueue";
 import type { AlertDetails, AlertFinding, AlertKindName, AlertResolution, AlertSummary } from "./alert-dto";
@@ -66,6 +67,7 @@ export async function openAlert(tx: Tx, tenantId: string, draft: AlertDraft): Pr
     select: { id: true },
   });
   await announce(tx, tenantId, draft.serverId, row.id, true);
+  countAlertOpened(draft.kind, draft.severity);
   return row.id;
 }
 

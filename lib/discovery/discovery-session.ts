@@ -120,6 +120,11 @@ export class DiscoverySession<C = unknown> {
     void this.requestRefresh(trigger);
   }
 
+  /** The status last reached (the one stored, or being stored, for the server). */
+  get currentStatus(): SessionStatusName {
+    return this.status;
+  }
+
   /** Whether the session holds a connection right now (false between polls of a server without push). */
   get connected(): boolean {
     return this.conn !== undefined;
