@@ -21,7 +21,8 @@ export type ImportEntry =
   | { name: string; body: ServerBody; notes: string[] }
   | { name: string; refused: string };
 
-export type ConfigFormat = "toolwatch" | "claude-desktop" | "claude-code" | "cursor" | "windsurf" | "vscode" | "vscode-settings" | "zed";
+export const CONFIG_FORMATS = ["toolwatch", "claude-desktop", "claude-code", "cursor", "windsurf", "vscode", "vscode-settings", "zed"] as const;
+export type ConfigFormat = (typeof CONFIG_FORMATS)[number];
 
 export const FORMAT_LABELS: Record<ConfigFormat, string> = {
   toolwatch: "Toolwatch export",
