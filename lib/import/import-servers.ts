@@ -8,7 +8,6 @@ import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
 import { insertServerStatements, MAX_BATCH_SERVERS, prepareServerCreates, withIds, type PreparedCreate } from "../servers/create-servers-batch";
 import { prepareServerUpdate, withNameConflict, type StdioPermission } from "../servers/save-server";
-import type { ServerSummary } from "../servers/server-dto";
 import { invalidateServerPages } from "../servers/server-page-cache";
 import { toServerSummary } from "../servers/to-server-summary";
 import { assertWithinQuota } from "../tenants/team-quota";
@@ -16,7 +15,7 @@ import { invalidInput } from "../validation";
 import { displayTarget } from "./display-target";
 import { parseClientConfig, readClientConfig, type ParsedConfig } from "./parse-client-config";
 import { planImport, type PlannedAction } from "./plan-import";
-import { CONFIG_FORMATS, ImportFormatError, type ConfigFormat, type ServerBody } from "./types";
+import { CONFIG_FORMATS, ImportFormatError, type ConfigFormat, type ImportAction, type ImportItem, type ImportResult, type ServerBody } from "./types";
 
 // POST /api/v1/servers/import: a client config (the text of the file, or the object) planned
 // against the team's servers by name (lib/import/plan-import.ts, as `toolwatch import` plans it),
@@ -35,23 +34,6 @@ export const ImportInput = z
     dryRun: z.boolean().describe("true: plan and check only, nothing is written"),
   })
   .meta({ id: "ImportInput" });
-
-export type ImportAction = PlannedAction["kind"];
-export type ImportItem = {
-  name: string;
-  action: ImportAction;
-  /** Why a refused server cannot be imported. */
-  reason?: string;
-  transport: ServerSummary["transport"] | null;
-  /** URL or command line, secret values cut out (lib/import/display-target.ts). */
-  target: string | null;
-  /** For an update: what differs. */
-  changes?: string[];
-  notes: string[];
-  /** The server's id: an existing one's, or a created one's after the import. */
-  id?: string;
-};
-export type ImportResult = { format: ConfigFormat; dryRun: boolean; items: ImportItem[]; summary: Record<ImportAction, number> };
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 

@@ -1,6 +1,7 @@
 import { checked } from "./check-entry";
 import { parseJsonc } from "./jsonc";
-import { parseToolwatchExport, isToolwatchExport } from "./toolwatch-format";
+import { detectFormat, EXPECTED_KEYS, isObj, vscodeSettingsServers } from "./detect-format";
+import { parseToolwatchExport } from "./toolwatch-format";
 import { FORMAT_LABELS, ImportFormatError, type ConfigFormat, type ImportEntry, type ServerBody } from "./types";
 
 // One reader for the MCP client configs people already have. Values are copied as written:
@@ -8,7 +9,6 @@ import { FORMAT_LABELS, ImportFormatError, type ConfigFormat, type ImportEntry, 
 // for whoever edits the server later), never resolved from this machine's environment.
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export type ParsedConfig = { format: ConfigFormat; entries: ImportEntry[] };
 
@@ -17,11 +17,9 @@ export function parseClientConfig(text: string, format?: ConfigFormat): ParsedCo
   return readClientConfig(parseJsonc(text), format);
 }
 
-const EXPECTED = "expected a top-level mcpServers (Claude, Cursor, Windsurf), servers (VS Code mcp.json), mcp.servers (VS Code settings), context_servers (Zed) or a Toolwatch export";
-
 /** The same for a document already parsed (the API's body may carry the object itself). */
 export function readClientConfig(doc: unknown, format?: ConfigFormat): ParsedConfig {
-  if (!isObj(doc)) throw new ImportFormatError(`the file is JSON but not an object: ${EXPECTED}`);
+  if (!isObj(doc)) throw new ImportFormatError(`the file is JSON but not an object: ${EXPECTED_KEYS}`);
   const chosen = format ?? detectFormat(doc);
   const need = (value: unknown, where: string): Obj => {
     if (isObj(value)) return value;
@@ -35,28 +33,10 @@ export function readClientConfig(doc: unknown, format?: ConfigFormat): ParsedCon
     case "vscode":
       return { format: chosen, entries: readMap(need(doc.servers, "servers"), mcpServersEntry) };
     case "vscode-settings":
-      return { format: chosen, entries: readMap(need(isObj(doc.mcp) && isObj(doc.mcp.servers) ? doc.mcp.servers : doc["mcp.servers"], "mcp.servers"), mcpServersEntry) };
+      return { format: chosen, entries: readMap(need(vscodeSettingsServers(doc), "mcp.servers"), mcpServersEntry) };
     default:
       return { format: chosen, entries: readMap(need(doc.mcpServers, "mcpServers"), mcpServersEntry) };
   }
-}
-
-function detectFormat(doc: Obj): ConfigFormat {
-  if (isToolwatchExport(doc)) return "toolwatch";
-  if (isObj(doc.context_servers)) return "zed";
-  if (isObj(doc.mcpServers)) return mcpServersFlavour(doc.mcpServers);
-  if (isObj(doc.servers)) return "vscode";
-  if ((isObj(doc.mcp) && isObj(doc.mcp.servers)) || isObj(doc["mcp.servers"])) return "vscode-settings";
-  throw new ImportFormatError(`no MCP servers found: ${EXPECTED}`);
-}
-
-/** Claude Desktop, Claude Code, Cursor and Windsurf all use `mcpServers`; their entries tell them apart. */
-function mcpServersFlavour(servers: Obj): ConfigFormat {
-  const entries = Object.values(servers).filter(isObj);
-  if (entries.some((e) => "serverUrl" in e)) return "windsurf";
-  if (entries.some((e) => "type" in e)) return "claude-code";
-  if (entries.some((e) => "url" in e)) return "cursor";
-  return "claude-desktop";
 }
 
 type Reader = (name: string, raw: Obj) => { body: Omit<ServerBody, "name">; notes: string[] } | string;
