@@ -81,9 +81,14 @@ export function FleetPage() {
       <div className="page-head">
         <h1 id="fleet-heading">Fleet</h1>
         {can("server:write") ? (
-          <Link className="button" href="/servers/new">
-            Add server
-          </Link>
+          <div className="actions">
+            <Link className="button secondary" href="/servers/import">
+              Import from a config
+            </Link>
+            <Link className="button" href="/servers/new">
+              Add server
+            </Link>
+          </div>
         ) : null}
       </div>
       <ViewBar
@@ -109,7 +114,13 @@ export function FleetPage() {
       {teamTotal === 0 ? (
         <p className="empty" data-testid="empty-fleet">
           No servers in this team yet.{" "}
-          {can("server:write") ? <Link href="/servers/new">Add the first one</Link> : "A team admin can add them."}
+          {can("server:write") ? (
+            <>
+              <Link href="/servers/new">Add the first one</Link> or <Link href="/servers/import">import them from a config</Link>
+            </>
+          ) : (
+            "A team admin can add them."
+          )}
         </p>
       ) : total === 0 ? (
         <NoMatch teamTotal={teamTotal} filters={filters} onChange={setFilters} onClear={clear} />

@@ -1,37 +1,42 @@
 import { checked } from "./check-entry";
 import { parseJsonc } from "./jsonc";
-import { parseToolwatchExport, isToolwatchExport } from "./toolwatch-format";
-import { ImportFormatError, type ConfigFormat, type ImportEntry, type ServerBody } from "./types";
+import { detectFormat, EXPECTED_KEYS, isObj, vscodeSettingsServers } from "./detect-format";
+import { parseToolwatchExport } from "./toolwatch-format";
+import { FORMAT_LABELS, ImportFormatError, type ConfigFormat, type ImportEntry, type ServerBody } from "./types";
 
 // One reader for the MCP client configs people already have. Values are copied as written:
 // `${env:NAME}`, `${input:id}`, `${NAME}` and `${workspaceFolder}` stay literal text (a reference
 // for whoever edits the server later), never resolved from this machine's environment.
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export type ParsedConfig = { format: ConfigFormat; entries: ImportEntry[] };
 
-/** Detects the format of a config file's text and reads every server in it. */
-export function parseClientConfig(text: string): ParsedConfig {
-  const doc = parseJsonc(text);
-  if (!isObj(doc)) throw new ImportFormatError("the file is JSON but not an object: expected mcpServers, servers, mcp.servers, context_servers or a Toolwatch export");
-  if (isToolwatchExport(doc)) return { format: "toolwatch", entries: parseToolwatchExport(doc) };
-  if (isObj(doc.context_servers)) return { format: "zed", entries: readMap(doc.context_servers, zedEntry) };
-  if (isObj(doc.mcpServers)) return { format: mcpServersFlavour(doc.mcpServers), entries: readMap(doc.mcpServers, mcpServersEntry) };
-  if (isObj(doc.servers)) return { format: "vscode", entries: readMap(doc.servers, mcpServersEntry) };
-  if (isObj(doc.mcp) && isObj(doc.mcp.servers)) return { format: "vscode-settings", entries: readMap(doc.mcp.servers, mcpServersEntry) };
-  if (isObj(doc["mcp.servers"])) return { format: "vscode-settings", entries: readMap(doc["mcp.servers"] as Obj, mcpServersEntry) };
-  throw new ImportFormatError("no MCP servers found: expected a top-level mcpServers (Claude, Cursor, Windsurf), servers (VS Code mcp.json), mcp.servers (VS Code settings), context_servers (Zed) or a Toolwatch export");
+/** Detects the format of a config file's text (or takes the one given) and reads every server in it. */
+export function parseClientConfig(text: string, format?: ConfigFormat): ParsedConfig {
+  return readClientConfig(parseJsonc(text), format);
 }
 
-/** Claude Desktop, Claude Code, Cursor and Windsurf all use `mcpServers`; their entries tell them apart. */
-function mcpServersFlavour(servers: Obj): ConfigFormat {
-  const entries = Object.values(servers).filter(isObj);
-  if (entries.some((e) => "serverUrl" in e)) return "windsurf";
-  if (entries.some((e) => "type" in e)) return "claude-code";
-  if (entries.some((e) => "url" in e)) return "cursor";
-  return "claude-desktop";
+/** The same for a document already parsed (the API's body may carry the object itself). */
+export function readClientConfig(doc: unknown, format?: ConfigFormat): ParsedConfig {
+  if (!isObj(doc)) throw new ImportFormatError(`the file is JSON but not an object: ${EXPECTED_KEYS}`);
+  const chosen = format ?? detectFormat(doc);
+  const need = (value: unknown, where: string): Obj => {
+    if (isObj(value)) return value;
+    throw new ImportFormatError(`a ${FORMAT_LABELS[chosen]} file needs an object at ${where}; this one has none`);
+  };
+  switch (chosen) {
+    case "toolwatch":
+      return { format: chosen, entries: parseToolwatchExport(doc) };
+    case "zed":
+      return { format: chosen, entries: readMap(need(doc.context_servers, "context_servers"), zedEntry) };
+    case "vscode":
+      return { format: chosen, entries: readMap(need(doc.servers, "servers"), mcpServersEntry) };
+    case "vscode-settings":
+      return { format: chosen, entries: readMap(need(vscodeSettingsServers(doc), "mcp.servers"), mcpServersEntry) };
+    default:
+      return { format: chosen, entries: readMap(need(doc.mcpServers, "mcpServers"), mcpServersEntry) };
+  }
 }
 
 type Reader = (name: string, raw: Obj) => { body: Omit<ServerBody, "name">; notes: string[] } | string;

@@ -17,12 +17,15 @@ export type PlannedAction =
   | { kind: "unchanged"; name: string; id: string; notes: string[] }
   | { kind: "refused"; name: string; why: string };
 
+/** What the plan compares of a server that exists (a summary of GET /api/v1/servers has it all). */
+export type ComparableServer = Pick<ServerSummary, "id" | "name" | "transport" | "target" | "tags" | "enabled" | "envKeys" | "headerKeys" | "pollIntervalSeconds" | "auditPolicy">;
+
 const API_TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
 const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
 
 /** Decides per entry; `extraTags` (--tag) are added to every entry. Names repeated in the input are refused after the first. */
-export function planImport(entries: ImportEntry[], existing: ServerSummary[], extraTags: string[] = []): PlannedAction[] {
+export function planImport(entries: ImportEntry[], existing: ComparableServer[], extraTags: string[] = []): PlannedAction[] {
   const byName = new Map(existing.map((s) => [s.name, s]));
   const seen = new Set<string>();
   return entries.map((entry): PlannedAction => {
@@ -40,7 +43,7 @@ function union(a: string[], b: string[]): string[] {
   return [...new Set([...a, ...b])];
 }
 
-function compare(body: ServerBody, current: ServerSummary, notes: string[]): PlannedAction {
+function compare(body: ServerBody, current: ComparableServer, notes: string[]): PlannedAction {
   const name = body.name;
   if (API_TRANSPORT[body.transport] !== current.transport) {
     return { kind: "refused", name, why: `a server with this name exists with transport ${current.transport}; the API cannot change a server's transport (delete it, or rename the entry)` };

@@ -1,5 +1,6 @@
 import type { ServerSummary } from "../servers/server-dto";
 import { checked } from "./check-entry";
+import { EXPORT_KIND, EXPORT_VERSION, isToolwatchExport } from "./detect-format";
 import { ImportFormatError, type ImportEntry, type ServerBody } from "./types";
 
 // Toolwatch's own export (`toolwatch export`, read back by `toolwatch import`):
@@ -7,14 +8,9 @@ import { ImportFormatError, type ImportEntry, type ServerBody } from "./types";
 // The API never returns secret values, so env and header values are written as `${env:NAME}`
 // references to be filled in where the file is used; the names are exact.
 
-export const EXPORT_KIND = "servers";
-export const EXPORT_VERSION = 1;
+export { EXPORT_KIND, EXPORT_VERSION, isToolwatchExport };
 
 type Obj = Record<string, unknown>;
-
-export function isToolwatchExport(doc: Obj): boolean {
-  return doc.toolwatch === EXPORT_KIND;
-}
 
 export function parseToolwatchExport(doc: Obj): ImportEntry[] {
   if (doc.version !== EXPORT_VERSION) {

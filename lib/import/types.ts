@@ -21,7 +21,8 @@ export type ImportEntry =
   | { name: string; body: ServerBody; notes: string[] }
   | { name: string; refused: string };
 
-export type ConfigFormat = "toolwatch" | "claude-desktop" | "claude-code" | "cursor" | "windsurf" | "vscode" | "vscode-settings" | "zed";
+export const CONFIG_FORMATS = ["toolwatch", "claude-desktop", "claude-code", "cursor", "windsurf", "vscode", "vscode-settings", "zed"] as const;
+export type ConfigFormat = (typeof CONFIG_FORMATS)[number];
 
 export const FORMAT_LABELS: Record<ConfigFormat, string> = {
   toolwatch: "Toolwatch export",
@@ -36,3 +37,23 @@ export const FORMAT_LABELS: Record<ConfigFormat, string> = {
 
 /** Raised for a file that is not one of the formats; the message is for people. */
 export class ImportFormatError extends Error {}
+
+/** What an import does with one server (POST /api/v1/servers/import). */
+export type ImportAction = "create" | "update" | "unchanged" | "refused";
+
+export type ImportItem = {
+  name: string;
+  action: ImportAction;
+  /** Why a refused server cannot be imported. */
+  reason?: string;
+  transport: "stdio" | "streamable_http" | "sse" | null;
+  /** URL or command line, secret values cut out (lib/import/display-target.ts). */
+  target: string | null;
+  /** For an update: what differs. */
+  changes?: string[];
+  notes: string[];
+  /** The server's id: an existing one's, or a created one's after the import. */
+  id?: string;
+};
+
+export type ImportResult = { format: ConfigFormat; dryRun: boolean; items: ImportItem[]; summary: Record<ImportAction, number> };

@@ -11,6 +11,7 @@ import { TransferInput } from "../auth/key-ownership";
 import { RoleChange } from "../auth/members";
 import { SwitchTeamInput, TeamInput } from "../auth/teams";
 import { DiffQuery } from "../history/diff-snapshots";
+import { ImportInput } from "../import/import-servers";
 import { BatchInput } from "../servers/create-servers-batch";
 import { ListSnapshotsInput } from "../servers/list-snapshots";
 import { ServerInput, ServerPatch } from "../servers/server-input";
@@ -66,6 +67,7 @@ export const OPERATIONS: Operation[] = [
   { method: "GET", path: "/servers", tag: "Servers", summary: "List the fleet (filters, sort, paging)", query: ListServersQuery, paged: true, response: R.ServerPage },
   { method: "POST", path: "/servers", tag: "Servers", summary: "Register a server", body: ServerInput, status: 201, response: R.ServerDetail },
   { method: "POST", path: "/servers/batch", tag: "Servers", summary: "Register up to 1,000 servers, all or nothing", body: BatchInput, status: 201, response: z.object({ created: z.number().int(), items: z.array(z.object({ index: z.number().int(), id: z.string(), name: z.string() })) }) },
+  { method: "POST", path: "/servers/import", tag: "Servers", summary: "Import the servers of an MCP client config (Claude, Cursor, VS Code, Windsurf, Zed, a Toolwatch export); dryRun previews", body: ImportInput, response: R.ImportResult },
   { method: "GET", path: "/servers/{id}", tag: "Servers", summary: "A server with its tools and transitions", response: R.ServerDetail },
   { method: "PATCH", path: "/servers/{id}", tag: "Servers", summary: "Edit a server", body: ServerPatch, response: R.ServerDetail },
   { method: "DELETE", path: "/servers/{id}", tag: "Servers", summary: "Remove a server", status: 204, response: Deleted },

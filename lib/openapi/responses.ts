@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "../alerts/alert-dto";
 import { HTTP_STATUS, type AppErrorCode } from "../errors";
+import { CONFIG_FORMATS } from "../import/types";
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "../webhooks/types";
 import { ViewFilters } from "../views/view-input";
 
@@ -25,6 +26,27 @@ export const ErrorEnvelope = z
 
 /** Every cursor-paged list: one page of `items`; `nextCursor` null on the last page. */
 export const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable().describe("Pass as `cursor` for the next page; null: last page") });
+
+/** POST /api/v1/servers/import: the plan (dryRun) or what was done, per server of the config. */
+export const ImportResult = z
+  .strictObject({
+    format: z.enum(CONFIG_FORMATS),
+    dryRun: z.boolean(),
+    items: z.array(
+      z.strictObject({
+        name: z.string(),
+        action: z.enum(["create", "update", "unchanged", "refused"]),
+        reason: z.string().optional().describe("Why a refused server cannot be imported"),
+        transport: z.enum(["stdio", "streamable_http", "sse"]).nullable(),
+        target: z.string().nullable().describe("URL or command line; secret values are never echoed"),
+        changes: z.array(z.string()).optional().describe("For an update: the fields that differ"),
+        notes: z.array(z.string()),
+        id: z.string().optional().describe("The server's id: an existing one's, or a created one's"),
+      }),
+    ),
+    summary: z.strictObject({ create: z.number().int(), update: z.number().int(), unchanged: z.number().int(), refused: z.number().int() }),
+  })
+  .meta({ id: "ImportResult" });
 
 export const ServerSummary = z
   .strictObject({

@@ -2,7 +2,7 @@ import type { ServiceContext } from "../context";
 import { requirePermission } from "../auth/permissions";
 import { recordAudit } from "../audit-log/record-audit";
 import { AppError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma, type McpServer } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
 import { configFromRow, connectionColumns } from "./connection-columns";
@@ -90,11 +90,28 @@ function isRawUniqueViolation(error: Prisma.PrismaClientKnownRequestError): bool
 /** Edits a server; a changed connection config restarts its session (new config hash). */
 export async function updateServer(ctx: ServiceContext, serverId: string, raw: unknown, permission: StdioPermission) {
   requirePermission(ctx, "server:write");
+  const row = await getServerOrThrow(ctx, serverId);
+  const { patch, data, auditDetails } = await prepareServerUpdate(ctx, row, raw, permission, getSecretKey());
+  const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
+    if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
+    await tx.mcpServer.update({ where: { id: row.id }, data });
+    await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, auditDetails);
+    await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
+    return { id: row.id };
+  }));
+  invalidateServerPages(ctx.tenantId);
+  return updated;
+}
+
+/**
+ * A patch of a server the caller's team owns (`row`, loaded tenant-scoped) checked against the
+ * schema, the stdio policy and the private-targets rule, as the columns it writes (secrets sealed)
+ * and the audit details (field names only: secret values never enter the audit log).
+ */
+export async function prepareServerUpdate(ctx: ServiceContext, row: McpServer, raw: unknown, permission: StdioPermission, key: Buffer) {
   const parsed = ServerPatch.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
-  const row = await getServerOrThrow(ctx, serverId);
-  const key = getSecretKey();
   const stdio = row.transport === "stdio";
   if (stdio && (patch.command || patch.args || patch.env || patch.cwd !== undefined) && !permission.allowStdio) {
     throw new AppError("FORBIDDEN", "Editing how a stdio server is run is not allowed for you on this instance");
@@ -113,26 +130,15 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
     // Only a new address is judged: an unchanged one was judged when saved, and the worker judges every connect.
     if (patch.url !== row.url) await assertTargetAllowed(ctx, patch.url);
   }
-  const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
-    if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
-    await tx.mcpServer.update({
-      where: { id: row.id },
-      data: {
-        ...(patch.name ? { name: patch.name } : {}),
-        ...(patch.tags ? { tags: patch.tags } : {}),
-        ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
-        ...(patch.pollIntervalSeconds ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
-        ...(patch.auditPolicy ? { auditPolicy: patch.auditPolicy } : {}),
-        ...connectionColumns(key, config),
-      },
-    });
-    // Field names only: secret values never enter the audit log.
-    await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, { name: patch.name ?? row.name, fields: Object.keys(patch).sort() });
-    await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
-    return { id: row.id };
-  }));
-  invalidateServerPages(ctx.tenantId);
-  return updated;
+  const data = {
+    ...(patch.name ? { name: patch.name } : {}),
+    ...(patch.tags ? { tags: patch.tags } : {}),
+    ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    ...(patch.pollIntervalSeconds ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
+    ...(patch.auditPolicy ? { auditPolicy: patch.auditPolicy } : {}),
+    ...connectionColumns(key, config),
+  };
+  return { patch, data, auditDetails: { name: patch.name ?? row.name, fields: Object.keys(patch).sort() } };
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */

@@ -25,6 +25,7 @@ import * as serverSnapshotsRoute from "../../app/api/v1/servers/[id]/snapshots/r
 import * as toolHistoryRoute from "../../app/api/v1/servers/[id]/tools/[name]/history/route";
 import * as serversRoute from "../../app/api/v1/servers/route";
 import * as serversBatchRoute from "../../app/api/v1/servers/batch/route";
+import * as serversImportRoute from "../../app/api/v1/servers/import/route";
 import * as snapshotRoute from "../../app/api/v1/snapshots/[id]/route";
 import * as activeTeamRoute from "../../app/api/v1/teams/active/route";
 import * as teamsRoute from "../../app/api/v1/teams/route";
@@ -70,6 +71,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/keys", keysRoute],
   ["/api/v1/audit", auditRoute],
   ["/api/v1/servers/batch", serversBatchRoute],
+  ["/api/v1/servers/import", serversImportRoute],
   ["/api/v1/servers/:id/refresh", refreshRoute],
   ["/api/v1/servers/:id/snapshots", serverSnapshotsRoute],
   ["/api/v1/servers/:id/diff", serverDiffRoute],

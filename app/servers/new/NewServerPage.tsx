@@ -15,7 +15,12 @@ export function NewServerPage() {
       </p>
       <h1 id="new-server-heading">Add a server</h1>
       {can("server:write") ? (
-        <ServerForm server={null} onSaved={(id) => router.push(`/servers/${id}`)} onCancel={() => router.push("/")} />
+        <>
+          <p className="muted">
+            Several servers in a Claude, Cursor, VS Code, Windsurf or Zed config? <Link href="/servers/import">Import from a config</Link>
+          </p>
+          <ServerForm server={null} onSaved={(id) => router.push(`/servers/${id}`)} onCancel={() => router.push("/")} />
+        </>
       ) : (
         <p role="alert">Your role may not add servers. Ask a team admin.</p>
       )}
