@@ -84,6 +84,13 @@ export const EnvSchema = z.object({
   TOOLWATCH_API_RATE_PER_USER: rate("1200/min"),
   // The public share endpoint (no credentials): per client address, against floods and guessing.
   TOOLWATCH_SHARE_RATE_PER_ADDRESS: rate("300/min"),
+  // Logs (lib/logger.ts): one JSON object a line, or colored text for people; unset = pretty when
+  // the output is a terminal, JSON otherwise.
+  TOOLWATCH_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  TOOLWATCH_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // On SIGTERM/SIGINT, how long the worker waits for listings and webhook deliveries in flight
+  // (and the web process for requests in flight) before it exits anyway.
+  TOOLWATCH_SHUTDOWN_GRACE_MS: int(10_000, 0),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
