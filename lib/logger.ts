@@ -57,13 +57,6 @@ export function rootLogger(): Logger {
   return (holder.__toolwatchLogger ??= configureLogger("toolwatch"));
 }
 
-/** An Error as log fields: its message (and code), never its stack's locals or attached objects. */
-export function errorFields(error: unknown): { error: string; code?: string } {
-  if (!(error instanceof Error)) return { error: String(error) };
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" ? { error: error.message, code } : { error: error.message };
-}
-
 /** A logger that drops everything: the default of components whose caller may not care (tests). */
 export function silentLogger(): Logger {
   return pino({ enabled: false });
