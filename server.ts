@@ -6,8 +6,10 @@ import { closeDb, getDb, poolOf } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
 import { createWebMetricsHook } from "./lib/metrics/node/web-process";
 import { registerWebMetrics } from "./lib/metrics/web-metrics";
+import { configureLogger } from "./lib/logger";
 import { PROJECT_ROOT } from "./lib/project-root";
 import { attachSocketServer } from "./lib/realtime/node/socket-server";
+import { loggablePath, requestIdFrom } from "./lib/request-log";
 import { onFleetEvent, setServerPageFeed } from "./lib/servers/server-page-cache";
 
 // The web process: Next's request handler and socket.io on one port. socket.io authenticates
@@ -16,7 +18,7 @@ import { onFleetEvent, setServerPageFeed } from "./lib/servers/server-page-cache
 const env = loadEnv();
 const url = requireDatabaseUrl(env);
 const dev = process.env.NODE_ENV !== "production";
-const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`);
+const log = configureLogger("web");
 
 const app = next({ dev, hostname: env.HOST, port: env.PORT, dir: PROJECT_ROOT });
 const handle = app.getRequestHandler();
@@ -37,33 +39,63 @@ const httpServer = createServer((req, res) => {
     delete req.headers["x-forwarded-host"];
     delete req.headers["x-forwarded-proto"]; // nor claim https (HSTS, secure cookies) from outside
   }
+  // One id per request, on the response and on the log line of a failure (and in a 500's body,
+  // app/_lib/http.ts), so a user's report can be matched to the log.
+  const requestId = requestIdFrom(req.headers["x-request-id"]);
+  req.headers["x-request-id"] = requestId;
+  res.setHeader("x-request-id", requestId);
+  const started = performance.now();
+  res.once("finish", () => {
+    if (res.statusCode >= 500) {
+      log.error({ requestId, method: req.method, path: loggablePath(req.url), status: res.statusCode, durationMs: Math.round(performance.now() - started) }, "request failed");
+    }
+    if (stopping) httpServer.closeIdleConnections(); // a kept-alive connection must not hold the shutdown up
+  });
   const direct = env.TOOLWATCH_DIRECT_ROUTES ? directRoute(req) : undefined;
   if (direct) void serveDirect(direct, req, res, origin);
   else void handle(req, res);
 });
 // The fleet list may answer repeated queries from memory only while this feed tells it of changes.
-const sockets = attachSocketServer(httpServer, { listenUrl: url, log, onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
+const sockets = attachSocketServer(httpServer, { listenUrl: url, log: (line) => log.warn(line), onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
 registerWebMetrics({ socketClients: () => sockets.io.engine.clientsCount, pools: { main: () => poolOf(getDb()) } });
 
 httpServer.listen(env.PORT, env.HOST, () => {
   const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  log(`Toolwatch is ready at http://${shown}:${env.PORT}`);
+  const address = `http://${shown}:${env.PORT}`;
+  log.info({ url: address }, `Toolwatch is ready at ${address}`);
 });
 httpServer.on("error", (error) => {
-  console.error(`web server failed: ${error.message}`);
+  log.fatal(`web server failed: ${error.message}`);
   process.exit(1);
 });
 
+// Graceful stop: no new connections, requests in flight finish (within TOOLWATCH_SHUTDOWN_GRACE_MS),
+// socket.io clients are disconnected (they reconnect to another web process), exit 0. A second
+// signal exits at once.
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    log.warn(`${signal} again: exiting now`);
+    process.exit(1);
+  }
   stopping = true;
-  log(`${signal}: stopping web server`);
-  setTimeout(() => process.exit(1), 8_000).unref();
+  const graceMs = env.TOOLWATCH_SHUTDOWN_GRACE_MS;
+  log.info(`${signal}: stopping web server; requests in flight get ${graceMs} ms`);
+  setTimeout(() => process.exit(1), graceMs + 8_000).unref();
+  const drained = new Promise<"drained">((resolve) => httpServer.close(() => resolve("drained")));
+  httpServer.closeIdleConnections();
   await sockets.close();
+  let timer: NodeJS.Timeout | undefined;
+  const patience = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
+  if ((await Promise.race([drained, patience])) === "timeout") {
+    log.warn(`requests still running after the ${graceMs} ms grace period; closing their connections`);
+    httpServer.closeAllConnections();
+  }
+  clearTimeout(timer);
   await app.close();
   await closeDb();
+  log.info("web server stopped");
   process.exit(0);
 }
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

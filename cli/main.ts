@@ -1,3 +1,5 @@
+import { configureLogger } from "../lib/logger";
+
 // Commands are loaded when run: `admin` needs no MCP client, `snapshot` no database client.
 
 const USAGE = `usage: toolwatch <command> [options]
@@ -20,6 +22,12 @@ run "toolwatch <command> --help" for its options`;
 
 /** Returns the process exit code; never throws. */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    // Stdout is the commands' output: diagnostics go to stderr.
+    configureLogger("cli", 2);
+  } catch {
+    // Invalid configuration: the commands that read it say so in their own words.
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case "snapshot":

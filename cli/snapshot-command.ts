@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { describeError } from "../lib/discovery/discovery-error";
 import { DiscoverySession } from "../lib/discovery/discovery-session";
+import { rootLogger } from "../lib/logger";
 import { describeListing, takeSnapshot } from "../lib/discovery/take-snapshot";
 import { UsageError } from "./parse-target";
 import { renderSnapshot, visible } from "./render-snapshot";
@@ -66,9 +67,10 @@ async function watch(config: Parameters<typeof takeSnapshot>[0], common: Omit<Pa
     config,
     { ...common, debounceMs: 300, pollIntervalMs: 60_000, backoffMaxMs: 30_000, verdict: undefined },
     {
-      log: (line) => console.error(`# ${visible(line)}`),
+      // The session's own lines are diagnostics (pino, on stderr); the changes below are the output.
+      log: (line) => rootLogger().info(visible(line)),
       state: async (change) => {
-        if (change.status) console.error(`# ${new Date().toISOString()} ${change.status}${change.reason ? `: ${visible(change.reason)}` : ""}`);
+        if (change.status) rootLogger().info(`${change.status}${change.reason ? `: ${visible(change.reason)}` : ""}`);
       },
       listing: async (listing, { trigger, facts }) => {
         const snap = describeListing(facts, listing, performance.now());

@@ -97,6 +97,13 @@ export const EnvSchema = z.object({
   // The worker's own /metrics port (it serves no other HTTP); unset = no metrics endpoint. Each
   // worker on one host needs its own port.
   TOOLWATCH_WORKER_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  // Logs (lib/logger.ts): one JSON object a line, or colored text for people; unset = pretty when
+  // the output is a terminal, JSON otherwise.
+  TOOLWATCH_LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
+  TOOLWATCH_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // On SIGTERM/SIGINT, how long the worker waits for listings and webhook deliveries in flight
+  // (and the web process for requests in flight) before it exits anyway.
+  TOOLWATCH_SHUTDOWN_GRACE_MS: int(10_000, 0),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,5 +1,6 @@
 import { fork } from "node:child_process";
 import path from "node:path";
+import { configureLogger } from "../lib/logger";
 
 // `npm start`: runs the supervisor in its own process group, so a terminal Ctrl-C reaches only
 // this process, which then asks the supervisor (over IPC) to stop things in order: web and
@@ -20,7 +21,7 @@ const stop = (signal: string) => {
   asked++;
   if (asked === 1) {
     supervisor.send({ type: "shutdown", signal });
-    console.log(`\n[toolwatch] ${signal}: shutting down (press Ctrl-C again to force)`);
+    configureLogger("toolwatch").info(`${signal}: shutting down (press Ctrl-C again to force)`);
   } else {
     supervisor.kill("SIGKILL");
     process.exit(130);

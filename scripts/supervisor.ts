@@ -3,6 +3,7 @@ import concurrently, { type CloseEvent } from "concurrently";
 import { createAuth } from "../lib/auth/auth";
 import { createDb } from "../lib/db";
 import { dataDir, loadEnv } from "../lib/env";
+import { configureLogger } from "../lib/logger";
 import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
 import { demoBanner, seedDemoAccount, type DemoAccount } from "../lib/tenants/seed-demo-account";
 import { buildIfNeeded, WEB_BUNDLE, WORKER_BUNDLE } from "./build-if-needed";
@@ -14,7 +15,8 @@ import { migrateDeploy } from "./migrate-engine";
 // then the database. If web or worker dies, the other is stopped and we exit non-zero.
 const ROOT = path.resolve(import.meta.dirname, "..");
 const dev = process.argv.includes("--dev");
-const log = (line: string) => console.log(`[toolwatch] ${line}`);
+const logger = configureLogger("toolwatch");
+const log = (line: string) => logger.info(line);
 process.stdout.on("error", () => undefined); // a closed output pipe must not stop an orderly shutdown
 process.stderr.on("error", () => undefined);
 const env = loadEnv();
@@ -50,12 +52,15 @@ try {
   await db.$disconnect();
   if (!dev) await buildIfNeeded(log);
 } catch (error) {
-  console.error(`[toolwatch] start failed: ${(error as Error).message}`);
+  logger.fatal(`start failed: ${(error as Error).message}`);
   await pg?.stop();
   process.exit(1);
 }
 
-const childEnv = { ...process.env, DATABASE_URL: url, NODE_ENV: dev ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" };
+// Web and worker write to pipes here, so on their own they would log JSON: in a terminal, they
+// log for people as this process does (an explicit TOOLWATCH_LOG_FORMAT wins).
+const logFormat = env.TOOLWATCH_LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
+const childEnv = { ...process.env, TOOLWATCH_LOG_FORMAT: logFormat, DATABASE_URL: url, NODE_ENV: dev ? "development" : "production", NEXT_TELEMETRY_DISABLED: "1" };
 const node = JSON.stringify(process.execPath);
 const { result, commands } = concurrently(
   [
@@ -76,11 +81,11 @@ if (demoAccount && web) {
   let seen = "";
   const subscription = web.stdout.subscribe((chunk) => {
     seen = (seen + chunk.toString()).slice(-4096);
-    const ready = /Toolwatch is ready at (\S+)/.exec(seen);
+    const ready = /Toolwatch is ready at ([^\s"]+)/.exec(seen);
     if (!ready) return;
     subscription.unsubscribe();
     const base = (env.TOOLWATCH_BASE_URL ?? ready[1]!).replace(/\/+$/, "");
-    for (const line of demoBanner(demoAccount!, `${base}/login`)) log(line);
+    for (const line of demoBanner(demoAccount!, `${base}/login`)) logger.info({ demo: true }, line);
   });
 }
 

@@ -2,6 +2,7 @@ import os from "node:os";
 import { closeDb, createDb, getDb, poolOf } from "../lib/db";
 import { loadEnv, privateTargetsPolicy, requireDatabaseUrl } from "../lib/env";
 import { listenForEvents } from "../lib/realtime/listen";
+import { configureLogger } from "../lib/logger";
 import { createTargetFetches } from "../lib/discovery/node/guarded-fetch";
 import { privateTargetsRule } from "../lib/discovery/node/network-guard";
 import { getSecretKey } from "../lib/secrets";
@@ -29,11 +30,11 @@ const leaseDb = createDb(url, 2);
 const key = getSecretKey();
 const workerId = env.TOOLWATCH_WORKER_ID ?? `${os.hostname()}-${process.pid}`;
 const startedAt = new Date();
-const log = (line: string) => console.log(`${new Date().toISOString().slice(11, 23)} ${line}`);
+const log = configureLogger("worker").child({ workerId });
 
 // The MCP SDK can reject promises nobody awaits when a server dies mid-request; one bad server
 // must not take the worker (and every other server's monitoring) down with it.
-process.on("unhandledRejection", (reason) => log(`unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`));
+process.on("unhandledRejection", (reason) => log.warn(`unhandled rejection (ignored): ${reason instanceof Error ? reason.message : String(reason)}`));
 
 // Every HTTP request to a tenant's server goes through the SSRF guard (checked after DNS, on the
 // address actually connected to) and the response size cap. Private and loopback addresses only
@@ -49,7 +50,7 @@ let listingRates = { byTeam: new Map<string, number>(), fallback: env.TOOLWATCH_
 const refreshRates = () =>
   loadListingRates(leaseDb)
     .then((rates) => (listingRates = rates))
-    .catch((error: Error) => log(`could not read team quotas: ${error.message}`));
+    .catch((error: Error) => log.warn(`could not read team quotas: ${error.message}`));
 await refreshRates();
 const ratesTimer = setInterval(() => void refreshRates(), 60_000);
 ratesTimer.unref();
@@ -85,7 +86,7 @@ const demoTenant = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
 // Only the worker that `npm start` launches runs the demo fleet; extra workers (`npm run worker`,
 // which passes --no-demo) would otherwise start a second fleet and rewrite the demo servers' URLs.
 const runDemo = env.TOOLWATCH_DEMO && !process.argv.includes("--no-demo");
-const fleet = runDemo ? await startDemoFleet({ changeIntervalMs: env.TOOLWATCH_DEMO_CHANGE_MS, log: (l) => log(`demo: ${l}`) }) : undefined;
+const fleet = runDemo ? await startDemoFleet({ changeIntervalMs: env.TOOLWATCH_DEMO_CHANGE_MS, log: (l) => log.info(`demo: ${l}`) }) : undefined;
 if (fleet) {
   await ensureDemoServers(
     { tenantId: demoTenant.id, actor: { kind: "system", id: workerId }, db },
@@ -109,21 +110,21 @@ await recordHeartbeat(leaseDb, workerId, startedAt, 0);
 const retention = env.TOOLWATCH_RETENTION_DAYS > 0
   ? setInterval(() => {
       pruneHistory(db, new Date(Date.now() - env.TOOLWATCH_RETENTION_DAYS * 86_400_000))
-        .then((r) => r.snapshots > 0 && log(`retention: pruned ${r.snapshots} snapshot(s), ${r.toolVersions} tool version(s)`))
-        .catch((error: Error) => log(`retention failed: ${error.message}`));
+        .then((r) => r.snapshots > 0 && log.info(`retention: pruned ${r.snapshots} snapshot(s), ${r.toolVersions} tool version(s)`))
+        .catch((error: Error) => log.warn(`retention failed: ${error.message}`));
     }, 3_600_000)
   : undefined;
 retention?.unref();
 // Cache entries no server uses any more (deleted servers, rotated credentials): hourly.
 const cachePrune = setInterval(() => {
   pruneCacheEntries(db)
-    .then((n) => n > 0 && log(`cache: dropped ${n} unused tool-list entr${n === 1 ? "y" : "ies"}`))
-    .catch((error: Error) => log(`cache pruning failed: ${error.message}`));
+    .then((n) => n > 0 && log.info(`cache: dropped ${n} unused tool-list entr${n === 1 ? "y" : "ies"}`))
+    .catch((error: Error) => log.warn(`cache pruning failed: ${error.message}`));
 }, 3_600_000);
 cachePrune.unref();
 
 const heartbeat = setInterval(() => {
-  recordHeartbeat(leaseDb, workerId, startedAt, scheduler.size).catch((error: Error) => log(`heartbeat failed: ${error.message}`));
+  recordHeartbeat(leaseDb, workerId, startedAt, scheduler.size).catch((error: Error) => log.warn(`heartbeat failed: ${error.message}`));
 }, env.TOOLWATCH_HEARTBEAT_MS);
 
 // Added or edited servers start within a moment (NOTIFY); the lease tick renews, takes over
@@ -131,18 +132,18 @@ const heartbeat = setInterval(() => {
 const listener = listenForEvents(url, (event) => {
   if (event.type === "server:changed") void scheduler.tick();
   if (event.type === "server:refreshRequested") scheduler.refresh(event.serverId);
-}, log);
+}, (line) => log.warn(line));
 // Workers starting together (deploys, restarts) should not all grab servers in the same instant.
 await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, scheduler.tickIntervalMs)));
 await scheduler.start();
-log(`worker ${workerId} watching ${scheduler.size} server(s)`);
+log.info(`worker ${workerId} watching ${scheduler.size} server(s)`);
 
 // Alert notifications (pg-boss queue in the same database). Receivers are tenant-supplied URLs:
 // the same SSRF guard as MCP servers, and a small cap on what a receiver may answer.
 // Receiver URLs written before they were sealed at rest: seal them now (idempotent; every worker may).
 await sealLegacyWebhookUrls(db, key)
-  .then((n) => n > 0 && log(`webhooks: sealed ${n} receiver URL(s) stored in plain text`))
-  .catch((error: Error) => log(`webhooks: sealing stored receiver URLs failed: ${error.message}`));
+  .then((n) => n > 0 && log.info(`webhooks: sealed ${n} receiver URL(s) stored in plain text`))
+  .catch((error: Error) => log.warn(`webhooks: sealing stored receiver URLs failed: ${error.message}`));
 const webhookFetch = createTargetFetches({ privateRule, maxResponseBytes: 64 * 1024, isStreaming: () => false });
 const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, targets: webhookFetch, policy: privateTargets, log });
 
@@ -150,35 +151,41 @@ const webhooks = await startWebhookDispatcher({ databaseUrl: url, db, key, targe
 const metricsPort = env.TOOLWATCH_WORKER_METRICS_PORT;
 if (metricsPort) registerWorkerMetrics({ sessions: () => scheduler.sessionStatusCounts(), evaluationQueue: () => scheduler.evaluations.waiting, webhookQueue: () => webhooks.queueSize(), pools: { main: () => poolOf(db), lease: () => poolOf(leaseDb) } });
 const metricsServer = metricsPort ? await startMetricsServer({ port: metricsPort, host: env.HOST, token: env.TOOLWATCH_METRICS_TOKEN }) : undefined;
-if (metricsServer) log(`metrics served at http://${env.HOST}:${metricsServer.port}/metrics${env.TOOLWATCH_METRICS_TOKEN ? " (bearer token required)" : " (open: firewall it or set TOOLWATCH_METRICS_TOKEN)"}`);
+if (metricsServer) log.info(`metrics served at http://${env.HOST}:${metricsServer.port}/metrics${env.TOOLWATCH_METRICS_TOKEN ? " (bearer token required)" : " (open: firewall it or set TOOLWATCH_METRICS_TOKEN)"}`);
 
+// Graceful stop: take no new work, let listings and webhook deliveries in flight finish (within
+// TOOLWATCH_SHUTDOWN_GRACE_MS), hand the leases back so another worker takes over at once, exit 0.
+// A second signal exits at once.
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) {
+    log.warn(`${signal} again: exiting now`);
+    process.exit(1);
+  }
   stopping = true;
-  log(`${signal}: stopping ${scheduler.size} session(s)`);
+  const graceMs = env.TOOLWATCH_SHUTDOWN_GRACE_MS;
+  log.info(`${signal}: stopping ${scheduler.size} session(s); listings and deliveries in flight get ${graceMs} ms`);
   clearInterval(heartbeat);
   clearInterval(retention);
   clearInterval(cachePrune);
   clearInterval(ratesTimer);
   const force = setTimeout(() => {
-    log("shutdown took longer than 10 s; exiting");
+    log.error(`shutdown took longer than ${graceMs + 10_000} ms; exiting`);
     process.exit(1);
-  }, 10_000);
+  }, graceMs + 10_000);
   force.unref();
-  await scheduler.stopAll();
-  await webhooks.stop();
+  await listener.close();
+  await Promise.all([scheduler.stopAll(graceMs), webhooks.stop(graceMs)]);
   await metricsServer?.close();
   await webhookFetch.close();
-  await listener.close();
   await guardedFetches.close();
   await listCacheLock?.close().catch(() => undefined);
   await fleet?.stop();
   await removeHeartbeat(leaseDb, workerId).catch(() => undefined);
   await leaseDb.$disconnect();
   await closeDb();
-  log("worker stopped");
+  log.info("worker stopped");
   process.exit(0);
 }
-process.once("SIGINT", () => void shutdown("SIGINT"));
-process.once("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -3,6 +3,7 @@ import type { Db } from "../lib/db";
 import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discovery-session";
 import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
 import type { PrivateTargetsPolicy } from "../lib/env";
+import type { Logger } from "../lib/logger";
 import { listRunnableServers, listServerHeads, type RunnableServer } from "../lib/servers/list-runnable-servers";
 import { FairQueue } from "../lib/workers/fair-queue";
 import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
@@ -60,6 +61,8 @@ export class Scheduler {
   private pending: Promise<void> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Set by stopAll(): no tick runs any more (a NOTIFY during shutdown must not start sessions). */
+  private stopping = false;
   private readonly ttl: number;
   private readonly leaseDb: Db;
   readonly queue: FairQueue;
@@ -71,7 +74,8 @@ export class Scheduler {
     private readonly key: Buffer,
     private readonly workerId: string,
     private readonly options: SchedulerOptions,
-    private readonly log: (line: string) => void,
+    /** The worker's logger (bound to its workerId); each session logs through a child bound to its serverId. */
+    private readonly log: Logger,
   ) {
     this.ttl = options.leaseTtlMs ?? LEASE_TTL_MS;
     this.leaseDb = options.leaseDb ?? db;
@@ -104,13 +108,14 @@ export class Scheduler {
 
   /** Runs a tick after the current one; calls made while one is already queued join it. */
   tick(): Promise<void> {
+    if (this.stopping) return this.chain;
     if (this.pending) return this.pending;
     const next = this.chain
       .then(() => {
         this.pending = undefined;
         return this.tickNow();
       })
-      .catch((error: Error) => this.log(`scheduler tick failed: ${error.message}`));
+      .catch((error: Error) => this.log.warn(`scheduler tick failed: ${error.message}`));
     this.pending = next;
     this.chain = next;
     return next;
@@ -130,14 +135,14 @@ export class Scheduler {
     }
     const heldSet = new Set(held);
     const lost = [...this.owned].filter((id) => !heldSet.has(id));
-    if (lost.length) this.log(`lost ${lost.length} lease(s) (server deleted, or taken by another worker); stopping those sessions`);
+    if (lost.length) this.log.warn(`lost ${lost.length} lease(s) (server deleted, or taken by another worker); stopping those sessions`);
     void this.stopSessions(lost);
     this.owned = heldSet;
 
     const { share } = await fairShare(this.leaseDb, this.options.liveWorkerWindowMs);
     if (this.owned.size > share) {
       const extra = [...this.owned].slice(0, this.owned.size - share);
-      this.log(`handing ${extra.length} server(s) to other workers (share ${share})`);
+      this.log.info(`handing ${extra.length} server(s) to other workers (share ${share})`);
       await this.stopBeforeRelease(extra);
       await releaseLeases(this.leaseDb, this.workerId, extra);
       extra.forEach((id) => this.owned.delete(id));
@@ -161,11 +166,11 @@ export class Scheduler {
   private async startSession(server: RunnableServer): Promise<void> {
     const current = this.running.get(server.serverId);
     if (current) {
-      this.log(`${server.name}: configuration changed, restarting session`);
+      this.log.info({ serverId: server.serverId }, `${server.name}: configuration changed, restarting session`);
       this.running.delete(server.serverId);
       await current.session.stop();
     }
-    const log = (line: string) => this.log(`${server.name}: ${line}`);
+    const log = this.log.child({ serverId: server.serverId, tenantId: server.tenantId });
     const ctx = { tenantId: server.tenantId, actor: { kind: "system" as const, id: this.workerId }, db: this.db };
     const sink = createSessionSink(ctx, server, this.workerId, log, this.evaluations, this.options.listCache);
     if (server.config.transport === "stdio" && this.options.stdioPolicy === "off") {
@@ -246,16 +251,35 @@ export class Scheduler {
     return this.running.get(serverId)?.session;
   }
 
-  /** Stop every session, then hand the leases back so another worker takes over at once. */
-  async stopAll(): Promise<void> {
+  /**
+   * Stop every session, then hand the leases back so another worker takes over at once. With a
+   * grace period (worker shutdown), listings already running are first let finish and be stored,
+   * for at most graceMs, while the leases that fence their writes are kept renewed.
+   */
+  async stopAll(graceMs = 0): Promise<void> {
+    this.stopping = true;
     clearInterval(this.timer);
     clearTimeout(this.retryTimer);
     this.timer = undefined;
     await this.chain;
+    if (graceMs > 0) await this.drainSessions(graceMs);
     await this.stopSessions([...this.running.keys()]);
     await Promise.all([...this.winding]);
     await this.evaluations.drain();
-    await releaseLeases(this.leaseDb, this.workerId).catch((error: Error) => this.log(`could not release leases: ${error.message}`));
+    await releaseLeases(this.leaseDb, this.workerId).catch((error: Error) => this.log.warn(`could not release leases: ${error.message}`));
     this.owned.clear();
+  }
+
+  private async drainSessions(graceMs: number): Promise<void> {
+    const renew = setInterval(() => {
+      renewLeases(this.leaseDb, this.workerId, this.ttl).catch((error: Error) => this.log.warn(`lease renewal failed while draining: ${error.message}`));
+    }, this.tickIntervalMs);
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
+    const drained = Promise.all([...this.running.values()].map((run) => run.session.drain())).then(() => "drained" as const);
+    const outcome = await Promise.race([drained, patience]);
+    clearTimeout(timer);
+    clearInterval(renew);
+    if (outcome === "timeout") this.log.warn(`listings still running after the ${graceMs} ms grace period; stopping them`);
   }
 }

@@ -4,6 +4,7 @@ import { endpointKeyOf } from "../lib/cache/cache-key";
 import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
+import type { Logger } from "../lib/logger";
 import { updateSessionState } from "../lib/sessions/update-session-state";
 import { authContextOf, type ServerConnectionConfig } from "../lib/servers/server-config";
 import { getSecretKey } from "../lib/secrets";
@@ -20,9 +21,9 @@ const CHANGE_HOLD_MS = 2_000;
  */
 export function createSessionSink(
   ctx: ServiceContext,
-  server: { serverId: string; configHash: string; config: ServerConnectionConfig },
+  server: { serverId: string; name: string; configHash: string; config: ServerConnectionConfig },
   workerId: string,
-  rawLog: (line: string) => void,
+  logger: Logger,
   evaluations: EvaluationQueue,
   cache?: ToolListCache,
 ): DiscoverySink<CacheMeta | null> {
@@ -30,7 +31,13 @@ export function createSessionSink(
   const redact = secretRedactor(server.config);
   const key = getSecretKey();
   const authContext = authContextOf(key, server.config);
-  const log = (line: string) => rawLog(redact(line));
+  // Lines from discovery and evaluation are plain text, redacted of this server's secrets and
+  // prefixed with its name for people; failures among them go out at warn.
+  const log = (line: string) => {
+    const text = `${server.name}: ${redact(line)}`;
+    if (/\b(fail(ed|ing)?|could not|error|unavailable|warning)\b/i.test(line)) logger.warn(text);
+    else logger.info(text);
+  };
   const identity: CacheIdentity = { tenantId: ctx.tenantId, serverId, endpointKey: endpointKeyOf(key, server.config), authContext };
   const hooks = cache ? cacheHooks(cache, identity, log) : {};
   /** When the first list_changed not yet followed by a stored listing arrived (the latency metric). */

@@ -3,6 +3,7 @@ import PgBoss from "pg-boss";
 import type { Db } from "../lib/db";
 import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
 import type { PrivateTargetsPolicy } from "../lib/env";
+import { silentLogger, type Logger } from "../lib/logger";
 import { attemptWebhookDelivery, type DeliveryDeps } from "../lib/webhooks/deliver-webhook";
 import { parseWebhookNotice, WEBHOOK_CHANNEL } from "../lib/webhooks/queue-channel";
 import { countWebhookAttempt } from "../lib/metrics/worker-metrics";
@@ -31,7 +32,8 @@ export type WebhookDispatcherOptions = {
   targets: Pick<TargetFetches, "for">;
   /** TOOLWATCH_PRIVATE_TARGETS (privateTargetsPolicy()). */
   policy: PrivateTargetsPolicy;
-  log?: (line: string) => void;
+  /** Default: silent. */
+  log?: Logger;
   schema?: string;
   /** Retries after the first attempt (total attempts = retryLimit + 1). Default 8. */
   retryLimit?: number;
@@ -55,14 +57,15 @@ export type WebhookDispatcher = {
   sweep(): Promise<number>;
   /** Jobs queued and not yet being attempted (one count query); undefined while pg-boss is down. */
   queueSize(): Promise<number | undefined>;
-  stop(): Promise<void>;
+  /** Takes no new jobs; attempts in flight get graceMs (default 3 s) to finish before they are cut off. */
+  stop(graceMs?: number): Promise<void>;
 };
 
 type JobData = { deliveryId: string };
 const TERMINAL_JOB_STATES = new Set(["completed", "cancelled", "failed"]);
 
 export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Promise<WebhookDispatcher> {
-  const log = opts.log ?? (() => undefined);
+  const log = (opts.log ?? silentLogger()).child({ component: "webhooks" });
   const retry = { retryLimit: opts.retryLimit ?? 8, retryDelay: opts.retryDelaySeconds ?? 5, retryBackoff: opts.retryBackoff ?? true };
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const concurrency = opts.concurrency ?? 5;
@@ -97,11 +100,11 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
       const result = await attemptWebhookDelivery(deps, deliveryId, { finalAttempt: job.retryCount >= job.retryLimit });
       countWebhookAttempt(result.outcome);
       if (result.outcome === "retry") return void (await b.fail(WEBHOOK_QUEUE, job.id, { message: result.error }));
-      if (result.outcome === "dead") log(`webhooks: delivery ${deliveryId} is dead after ${job.retryCount + 1} attempt(s): ${result.error}`);
+      if (result.outcome === "dead") log.warn({ deliveryId }, `webhooks: delivery ${deliveryId} is dead after ${job.retryCount + 1} attempt(s): ${result.error}`);
       await b.complete(WEBHOOK_QUEUE, job.id);
     } catch (error) {
       countWebhookAttempt("error");
-      log(`webhooks: delivery ${deliveryId}: ${(error as Error).message}`);
+      log.warn({ deliveryId }, `webhooks: delivery ${deliveryId}: ${(error as Error).message}`);
       await b.fail(WEBHOOK_QUEUE, job.id, { message: (error as Error).message }).catch(() => undefined);
     }
   };
@@ -114,7 +117,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
       const free = concurrency - inflight.size;
       if (free > 0) {
         const jobs = await b.fetch<JobData>(WEBHOOK_QUEUE, { batchSize: free, includeMetadata: true }).catch((error: Error) => {
-          log(`webhooks: fetching jobs failed: ${error.message}`);
+          log.warn(`webhooks: fetching jobs failed: ${error.message}`);
           return [];
         });
         for (const job of jobs) {
@@ -173,7 +176,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
     // Single flight: overlapping triggers share one sweep.
     sweeping ??= sweepOnce()
       .catch((error: Error) => {
-        log(`webhooks: sweep failed: ${error.message}`);
+        log.warn(`webhooks: sweep failed: ${error.message}`);
         return 0;
       })
       .finally(() => (sweeping = undefined));
@@ -182,19 +185,19 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
 
   const start = async (): Promise<void> => {
     const b = new PgBoss({ connectionString: opts.databaseUrl, schema: opts.schema ?? "pgboss", max: 4, application_name: "toolwatch-webhooks", schedule: false });
-    b.on("error", (error) => log(`webhooks: queue error: ${error.message}`));
+    b.on("error", (error) => log.warn(`webhooks: queue error: ${error.message}`));
     try {
       await b.start();
       await b.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard", ...jobOptions });
       boss = b;
       loop = runLoop(b);
-      log("webhooks: delivery queue started");
+      log.info("webhooks: delivery queue started");
       void sweep();
     } catch (error) {
       boss = undefined;
       await b.stop({ graceful: false, wait: true }).catch(() => undefined);
       const delay = opts.restartDelayMs ?? 60_000;
-      log(`webhooks: the delivery queue (pg-boss) could not start: ${(error as Error).message}. Discovery goes on; alert notifications stay queued in the database until it starts (next try in ${Math.round(delay / 1000)} s).`);
+      log.error(`webhooks: the delivery queue (pg-boss) could not start: ${(error as Error).message}. Discovery goes on; alert notifications stay queued in the database until it starts (next try in ${Math.round(delay / 1000)} s).`);
       if (!stopped) {
         restartTimer = setTimeout(() => void start(), delay);
         restartTimer.unref();
@@ -203,7 +206,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
   };
 
   const listener = listenForNotices(opts.databaseUrl, (ids) => {
-    if (ids) void queue(ids).catch((error: Error) => log(`webhooks: queueing failed: ${error.message}`));
+    if (ids) void queue(ids).catch((error: Error) => log.warn(`webhooks: queueing failed: ${error.message}`));
     else void sweep();
   }, () => void sweep(), log);
   await start();
@@ -216,7 +219,7 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
     },
     sweep,
     queueSize: async () => (boss ? boss.getQueueSize(WEBHOOK_QUEUE) : undefined),
-    stop: async () => {
+    stop: async (graceMs = 3_000) => {
       if (stopped) return;
       stopped = true;
       clearInterval(sweeper);
@@ -225,20 +228,21 @@ export async function startWebhookDispatcher(opts: WebhookDispatcherOptions): Pr
       nudge();
       await loop;
       await sweeping;
-      // Attempts in flight get a few seconds to finish; then they are cut off, recorded as
+      // Attempts in flight get the grace period to finish; then they are cut off, recorded as
       // failed, and retried later by whichever worker runs.
-      const cutOff = setTimeout(() => abort.abort(), 3_000);
+      const cutOff = setTimeout(() => abort.abort(), graceMs);
       await Promise.allSettled([...inflight]);
       clearTimeout(cutOff);
       const b = boss;
       boss = undefined;
-      await b?.stop({ graceful: false, wait: true }).catch((error: Error) => log(`webhooks: queue stop: ${error.message}`));
+      // Our own pool above ran the attempts (fetch, not work()), so nothing of pg-boss's is in flight now.
+      await b?.stop({ graceful: true, timeout: 1_000, wait: true }).catch((error: Error) => log.warn(`webhooks: queue stop: ${error.message}`));
     },
   };
 }
 
 /** LISTEN on the webhook channel; reconnects with a capped delay and sweeps after reconnecting. */
-function listenForNotices(url: string, onNotice: (deliveryIds: string[] | undefined) => void, onReconnect: () => void, log: (line: string) => void): { close(): Promise<void> } {
+function listenForNotices(url: string, onNotice: (deliveryIds: string[] | undefined) => void, onReconnect: () => void, log: Logger): { close(): Promise<void> } {
   let client: pg.Client | undefined;
   let closed = false;
   let retryTimer: NodeJS.Timeout | undefined;
@@ -253,7 +257,7 @@ function listenForNotices(url: string, onNotice: (deliveryIds: string[] | undefi
       if (notice) onNotice(notice.deliveryIds);
     });
     c.on("error", (error) => {
-      log(`webhooks: listener error: ${error.message}`);
+      log.warn(`webhooks: listener error: ${error.message}`);
       reconnect();
     });
     try {
@@ -262,7 +266,7 @@ function listenForNotices(url: string, onNotice: (deliveryIds: string[] | undefi
       if (attempt > 0) onReconnect();
       attempt = 0;
     } catch (error) {
-      if (!closed) log(`webhooks: listener could not connect: ${(error as Error).message}`);
+      if (!closed) log.warn(`webhooks: listener could not connect: ${(error as Error).message}`);
       reconnect();
     }
   };

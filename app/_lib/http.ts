@@ -1,18 +1,20 @@
 // Plain Fetch Responses (not NextResponse): these handlers also run outside Next, straight from
 // the Node server (app/_lib/direct-routes.ts), where next/server cannot be imported as ESM.
 import { AppError } from "../../lib/errors";
+import { rootLogger } from "../../lib/logger";
 import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
 import { assertStorableJson } from "../../lib/validation";
 
 /**
  * Wraps a route handler: AppErrors become their status with a message; anything else is logged
- * and becomes a 500 that reveals nothing. Headers decided on the way (rate limits) go on the
+ * with the request's id (server.ts sets x-request-id) and becomes a 500 that reveals nothing but
+ * that id. Headers decided on the way (rate limits) go on the
  * response either way.
  */
 export function route<A extends unknown[]>(fn: (...args: A) => Promise<unknown>) {
   return async (...args: A): Promise<Response> => {
     const outcome = await withResponseHeaders(() => fn(...args));
-    const response = "value" in outcome ? toResponse(outcome.value) : errorResponse(outcome.error);
+    const response = "value" in outcome ? toResponse(outcome.value) : errorResponse(outcome.error, requestIdOf(args[0]));
     return withHeaders(response, outcome.headers);
   };
 }
@@ -34,12 +36,16 @@ function toResponse(body: unknown): Response {
   return body instanceof Response ? body : Response.json(body, { headers: { "Cache-Control": "no-store" } });
 }
 
-function errorResponse(error: unknown): Response {
+function requestIdOf(request: unknown): string | undefined {
+  return request instanceof Request ? (request.headers.get("x-request-id") ?? undefined) : undefined;
+}
+
+function errorResponse(error: unknown, requestId: string | undefined): Response {
   if (error instanceof AppError) {
     return Response.json({ error: { code: error.code, message: error.message, details: error.details } }, { status: error.httpStatus });
   }
-  console.error("unhandled API error", error);
-  return Response.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
+  rootLogger().error({ requestId, err: error }, "unhandled API error");
+  return Response.json({ error: { code: "INTERNAL", message: "Internal error", requestId } }, { status: 500 });
 }
 
 export function searchParams(request: Request): Record<string, string> {

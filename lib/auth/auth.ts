@@ -7,6 +7,7 @@ import { createAccessControl } from "better-auth/plugins/access";
 import { organization } from "better-auth/plugins/organization";
 import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugins/organization/access";
 import { getDb, type Db } from "../db";
+import { rootLogger } from "../logger";
 import { loadEnv, type Env } from "../env";
 import { getSecretKey } from "../secrets";
 import { accountRateLimit } from "./account-rate-limit";
@@ -36,8 +37,9 @@ function authSecret(): string {
 function log(level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]) {
   if (/api key/i.test(message)) return;
   if (level === "debug") return;
+  // Only the message of an Error argument: better-auth's other arguments can be requests or users.
   const first = args[0] instanceof Error ? `: ${args[0].message}` : "";
-  (level === "error" ? console.error : console.warn)(`[auth] ${message}${first}`);
+  rootLogger().child({ component: "auth" })[level === "error" ? "error" : "warn"](`${message}${first}`);
 }
 
 // Team, member, invitation and key changes go through Toolwatch's verbs (/api/v1: one role table,

@@ -89,6 +89,9 @@ export class DiscoverySession<C = unknown> {
   private unsavedState: SessionStateChange | undefined;
   private stateRetry: NodeJS.Timeout | undefined;
   private stateRetries = 0;
+  /** Set by drain(): no new connects or listings; the ones running finish and are stored. */
+  private draining = false;
+  private readonly listingsInFlight = new Set<Promise<void>>();
   /** Counters for tests and diagnostics. */
   readonly stats = { listings: 0, notifications: 0, connects: 0, storeRetries: 0 };
 
@@ -112,6 +115,17 @@ export class DiscoverySession<C = unknown> {
     await this.conn?.close();
     await this.loop;
     await this.transition({ kind: "stop" }, "session stopped");
+  }
+
+  /**
+   * The first half of a graceful stop (worker shutdown): take no new work, and wait for listings
+   * already running to be fetched and stored. Call stop() afterwards (also when this takes too long).
+   */
+  async drain(): Promise<void> {
+    this.draining = true;
+    clearTimeout(this.debounceTimer);
+    clearTimeout(this.pollTimer);
+    await Promise.allSettled([...this.listingsInFlight]);
   }
 
   /** Manual refresh (API / UI): re-list now, bypassing TTL freshness. */
@@ -161,6 +175,7 @@ export class DiscoverySession<C = unknown> {
       try {
         // Waiting for a slot keeps the session "pending": nothing is connecting yet.
         release = await this.admit();
+        if (this.draining) break;
         await this.transition({ kind: "start" }, this.failures ? `reconnecting (attempt ${this.failures + 1})` : "connecting");
         this.conn = await this.connect();
         this.stats.connects++;
@@ -313,7 +328,7 @@ export class DiscoverySession<C = unknown> {
     }
     this.refreshing = (async () => {
       let next: SnapshotTrigger | undefined = trigger;
-      while (next && this.conn && !this.stopping) {
+      while (next && this.conn && !this.stopping && !this.draining) {
         this.queued = undefined;
         let release: (() => void) | undefined;
         try {
@@ -337,8 +352,18 @@ export class DiscoverySession<C = unknown> {
     return this.refreshing;
   }
 
+  /** One listing (none once draining), tracked so drain() can wait for it to be stored. */
+  private takeListing(trigger: SnapshotTrigger, open?: () => Promise<OpenConnection>): Promise<void> {
+    if (this.draining) return Promise.resolve();
+    const listing = this.listAndStore(trigger, open);
+    const done = () => void this.listingsInFlight.delete(listing);
+    this.listingsInFlight.add(listing);
+    listing.then(done, done);
+    return listing;
+  }
+
   /** One listing: from the cache or the server (opening a connection only if it must), then stored. */
-  private async takeListing(trigger: SnapshotTrigger, open?: () => Promise<OpenConnection>): Promise<void> {
+  private async listAndStore(trigger: SnapshotTrigger, open?: () => Promise<OpenConnection>): Promise<void> {
     const fetchList = async () => {
       const conn = this.conn ?? (open ? await open() : undefined);
       if (!conn) throw new Error("not connected");

@@ -20,6 +20,7 @@ export const ErrorEnvelope = z
       code: z.enum([...(Object.keys(HTTP_STATUS) as AppErrorCode[]), "INTERNAL"]),
       message: z.string(),
       details: z.unknown().optional().describe("Per code: `fields` for INVALID_INPUT, `scope`/`limit`/`windowSeconds`/`retryAfterSeconds` for RATE_LIMITED, …"),
+      requestId: z.string().optional().describe("INTERNAL: the request's X-Request-Id, to quote to the operator (it is on their log line)"),
     }),
   })
   .meta({ id: "Error" });

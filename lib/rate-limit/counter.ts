@@ -1,4 +1,5 @@
 import type { Db } from "../db";
+import { rootLogger } from "../logger";
 
 // Fixed-window counters in Postgres, shared by every web process. A window starts at the first
 // request after the previous one ended (the Postgres clock, so web hosts' clocks never disagree)
@@ -129,6 +130,6 @@ function maybePrune(db: Db): void {
   void db.$executeRaw`
     DELETE FROM rate_counter
     WHERE window_start + window_ms < (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 3600000`.catch((error: unknown) => {
-    console.warn(`[rate-limit] pruning old counters failed: ${error instanceof Error ? error.message : String(error)}`);
+    rootLogger().warn(`rate limits: pruning old counters failed: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

@@ -11,6 +11,7 @@ import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "..
 import { POISONED_ADD, add, notes } from "./alerts-fixtures";
 import { testTargets } from "../helpers/guarded";
 import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
+import { captureLogger } from "../helpers/capture-logger";
 
 // End to end with the real worker: scheduler → discovery session over real stdio → snapshot →
 // evaluation → alert. The fixture server rewrites a tool into the classic poisoning payload and
@@ -21,7 +22,8 @@ describe("alerts from a real worker", () => {
   let scheduler: Scheduler;
   let dir: string;
   const ids: Record<string, string> = {};
-  const logs: string[] = [];
+  const captured = captureLogger();
+  const logs = captured.messages;
   const state = (tools: FixtureTool[]) => writeFixtureState(path.join(dir, "state.json"), { tools });
 
   beforeAll(async () => {
@@ -44,7 +46,7 @@ describe("alerts from a real worker", () => {
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },
-      (line) => logs.push(line),
+      captured.logger,
     );
     await scheduler.start();
   });

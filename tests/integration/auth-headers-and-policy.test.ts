@@ -10,6 +10,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
+import { silentLogger } from "../../lib/logger";
 
 const TOKEN = "tok_live_4f9a8b7c6d5e";
 
@@ -88,7 +89,7 @@ describe("custom headers and the stdio policy", () => {
       TEST_KEY,
       `policy-${ctx.tenantId.slice(0, 8)}`,
       { discovery: { connectTimeoutMs: 5_000, requestTimeoutMs: 5_000, maxPages: 10, debounceMs: 100, backoffMaxMs: 1_000 }, targets: testTargets(), privateTargets: "all", liveWorkerWindowMs: 15_000, stdioPolicy: "off" },
-      () => undefined,
+      silentLogger(),
     );
     try {
       await scheduler.start();

@@ -9,6 +9,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
 import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
+import { captureLogger } from "../helpers/capture-logger";
 
 // Issue 7's caches end to end: the real worker (scheduler → discovery sessions → MCP client over
 // Streamable HTTP, protocol 2026-07-28) against fixture servers that count every tools/list call,
@@ -24,7 +25,7 @@ let userB: TestUser;
 let scheduler: Scheduler;
 const fixtures: Record<string, HttpFixture> = {};
 const ids: Record<string, string> = {};
-const logs: string[] = [];
+const captured = captureLogger();
 
 const statePath = (name: string) => path.join(dir, `${name}.json`);
 /** tools/list calls each fixture received, by bearer token ("-" = none). */
@@ -77,7 +78,7 @@ beforeAll(async () => {
       stdioPolicy: "off",
       listCache: new ToolListCache(testDb()),
     },
-    (l) => logs.push(l),
+    captured.logger,
   );
   await scheduler.start();
   for (const id of Object.values(ids)) await waitFor(`snapshot of ${id}`, () => snapshotsOf(id), (s) => s.length >= 1, 30_000);

@@ -7,6 +7,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
+import { silentLogger } from "../../lib/logger";
 
 // A server that pushes nothing (no tools.listChanged) costs what it needs (issue 12): the worker
 // holds no MCP client and no connection between polls; each listing connects, lists and closes.
@@ -36,7 +37,7 @@ describe("servers without a push channel are polled without a standing connectio
       TEST_KEY,
       `detached-${ctx.tenantId.slice(0, 8)}`,
       { discovery: { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 100, debounceMs: 100, backoffMaxMs: 2_000 }, targets: testTargets(), privateTargets: "all", liveWorkerWindowMs: 15_000, stdioPolicy: "all" },
-      () => undefined,
+      silentLogger(),
     );
     await scheduler.start();
   });

@@ -20,6 +20,7 @@ import { startWebhookDispatcher } from "../../worker/webhook-dispatcher";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
 import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { silentLogger } from "../../lib/logger";
 
 // Issue 13, from the attacker's side: on an instance with open sign-up, a stranger signs up,
 // creates a team of their own and points a webhook and an MCP server at a service on the
@@ -182,7 +183,7 @@ describe("at delivery and connect time the worker refuses them for the stranger'
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "off",
       },
-      () => undefined,
+      silentLogger(),
     );
     try {
       await scheduler.start();

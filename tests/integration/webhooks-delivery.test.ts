@@ -10,6 +10,7 @@ import { enqueueAlertNotifications } from "../../lib/webhooks/enqueue";
 import { verifyWebhookSignature } from "../../lib/webhooks/sign";
 import { startWebhookDispatcher, type WebhookDispatcher } from "../../worker/webhook-dispatcher";
 import { TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { captureLogger } from "../helpers/capture-logger";
 
 // The worker's dispatcher (pg-boss on the test database) in-process, delivering to a real HTTP
 // receiver on 127.0.0.1 through the SSRF-guarded fetch: signatures, Slack bodies, retries with
@@ -29,7 +30,8 @@ let serverId: string;
 let dispatcher: WebhookDispatcher;
 let guardedFetch: TargetFetches;
 const uniq = () => randomUUID().slice(0, 8);
-const logLines: string[] = [];
+const dispatcherLog = captureLogger();
+const logLines = dispatcherLog.messages;
 
 function startDispatcher() {
   return startWebhookDispatcher({
@@ -45,7 +47,7 @@ function startDispatcher() {
     timeoutMs: 1_500,
     pollingIntervalSeconds: 0.5,
     sweepIntervalMs: 2_000,
-    log: (line) => logLines.push(`${new Date().toISOString().slice(11, 23)} ${line}`),
+    log: dispatcherLog.logger,
   });
 }
 
@@ -292,18 +294,18 @@ describe("webhook delivery through the worker's queue", () => {
   });
 
   it("a dispatcher whose queue cannot start says so and keeps the process going", async () => {
-    const lines: string[] = [];
+    const { logger, messages } = captureLogger();
     const broken = await startWebhookDispatcher({
       databaseUrl: "postgresql://nobody@127.0.0.1:9/none",
       db: testDb(),
       key: TEST_KEY,
       targets: guardedFetch,
       policy: "all",
-      log: (l) => lines.push(l),
+      log: logger,
       restartDelayMs: 60_000,
     });
     expect(broken.running).toBe(false);
-    expect(lines.join("\n")).toMatch(/could not start.*notifications stay queued/s);
+    expect(messages.join("\n")).toMatch(/could not start.*notifications stay queued/s);
     await broken.stop();
   });
 });

@@ -7,6 +7,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
+import { captureLogger } from "../helpers/capture-logger";
 
 // The real worker code path: scheduler → discovery session → MCP client over real stdio and HTTP
 // → Postgres. Only the clock is shortened.
@@ -17,7 +18,7 @@ describe("worker discovery against real MCP servers", () => {
   let scheduler: Scheduler;
   let dir: string;
   let http: { url: string; stop(): Promise<void> };
-  const logs: string[] = [];
+  const captured = captureLogger();
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -41,7 +42,7 @@ describe("worker discovery against real MCP servers", () => {
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },
-      (l) => logs.push(l),
+      captured.logger,
     );
     await scheduler.start();
   });

@@ -7,6 +7,7 @@ import { Scheduler } from "../../worker/scheduler";
 import { misbehavingCommand, type Misbehaviour } from "../fixtures/spawn-fixture";
 import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
+import { silentLogger } from "../../lib/logger";
 
 // The real scheduler and sessions, writing to Postgres, with bad servers next to a good one.
 describe("the worker keeps serving everyone while some servers misbehave", () => {
@@ -40,7 +41,7 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
         liveWorkerWindowMs: 15_000,
         stdioPolicy: "all",
       },
-      () => undefined,
+      silentLogger(),
     );
     await scheduler.start();
   });
