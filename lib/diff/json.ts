@@ -1,3 +1,4 @@
+import { escapePointerToken } from "../json-pointer";
 import canonicalize from "canonicalize";
 
 export type JsonObject = Record<string, unknown>;
@@ -75,9 +76,7 @@ export function canonicalKey(value: unknown): string {
 }
 
 /** One RFC 6901 reference token. */
-export function escapePointer(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
+export const escapePointer = escapePointerToken;
 
 export function joinPointer(base: string, ...tokens: Array<string | number>): string {
   let out = base;

@@ -11,7 +11,7 @@ const isAudit = (f: AlertFinding): f is Audit => f.source === "audit";
 
 /** The raw string a finding matched in: the value at its pointer, or the property's own name. */
 function rawText(definition: unknown, f: AuditFinding): string | null {
-  if (f.field === "property-name") return pointerSegments(f.pointer).at(-1) ?? null;
+  if (f.field === "property-name") return pointerSegments(f.pointer)?.at(-1) ?? null;
   const value = valueAt(definition, f.pointer);
   return typeof value === "string" ? value : null;
 }
