@@ -79,6 +79,7 @@ describe("share links in Chromium", () => {
 
   it("a private window sees the view's server and its tools — not the team's other server — read-only and live", async () => {
     const response = await page.goto(link.path);
+    expect(response?.status()).toBe(200);
     expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
     expect(response?.headers()["x-robots-tag"]).toContain("noindex");
     const row = page.getByTestId("shared-server");
@@ -146,7 +147,10 @@ describe("share links in Chromium", () => {
     await page.screenshot({ path: screenshotPath("share-link-revoked"), fullPage: true });
 
     const fresh = await privateWindow.newPage();
-    await fresh.goto(link.path);
+    // Issue 17: a revoked link answers HTTP 404, as an unknown one does, with the same words.
+    expect((await fresh.goto(link.path))?.status()).toBe(404);
+    await fresh.getByTestId("share-gone").waitFor({ timeout: 15_000 });
+    expect((await fresh.goto(`/share/${"A".repeat(43)}`))?.status()).toBe(404);
     await fresh.getByTestId("share-gone").waitFor({ timeout: 15_000 });
     expect((await call({ request: privateWindow.request, baseUrl: product.baseUrl }, "GET", `/api/v1/share/${link.token}`)).status).toBe(404);
     await fresh.close();

@@ -1,0 +1,6 @@
+import { ShareGone } from "../_components/ShareGone";
+
+// notFound() from page.tsx: the same words the live page switches to when a link is revoked.
+export default function ShareNotFound() {
+  return <ShareGone />;
+}
