@@ -1,8 +1,10 @@
-import { z } from "zod";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import type { Tx } from "../db";
-import { CLIENT_IDENTITY_KEYS, resolveIdentities, type ClientIdentity } from "../discovery/client-identities";
+import { resolveIdentities, type ClientIdentity } from "../discovery/client-identities";
+import { ServerProbeSettingsPatch, TeamProbeSettingsPatch } from "./settings-schema";
+
+export { ServerProbeSettingsPatch, TeamProbeSettingsPatch };
 import { Prisma, type ServerIdentityProbeSettings, type TeamIdentityProbeSettings } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { recordAudit } from "../audit-log/record-audit";
@@ -10,26 +12,6 @@ import { invalidInput } from "../validation";
 
 // Who decides what is probed: the team's defaults, a server's override, and the transport (a
 // stdio probe starts a process, so stdio servers are off unless enabled on the server itself).
-
-const identityKey = z.enum(CLIENT_IDENTITY_KEYS as [string, ...string[]], { message: `an identity is one of ${CLIENT_IDENTITY_KEYS.join(", ")}` });
-const identityList = z.array(identityKey).max(CLIENT_IDENTITY_KEYS.length * 2);
-
-export const TeamProbeSettingsPatch = z.strictObject({
-  enabled: z.boolean().optional(),
-  /** [] = every identity of the catalog. */
-  identities: identityList.optional(),
-  /** null = the instance default (TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS). */
-  intervalMinutes: z.number().int().min(15, "intervalMinutes is at least 15").max(10_080, "intervalMinutes is at most 10080 (a week)").nullable().optional(),
-});
-export type TeamProbeSettingsPatch = z.infer<typeof TeamProbeSettingsPatch>;
-
-export const ServerProbeSettingsPatch = z.strictObject({
-  /** null = the team's default (off for stdio servers). */
-  enabled: z.boolean().nullable().optional(),
-  /** null = the team's choice. */
-  identities: identityList.min(1, "choose at least one identity, or null for the team's choice").nullable().optional(),
-});
-export type ServerProbeSettingsPatch = z.infer<typeof ServerProbeSettingsPatch>;
 
 export type TeamProbeSettingsDto = { enabled: boolean; identities: string[]; intervalMinutes: number | null };
 export type ServerProbeSettingsDto = { enabled: boolean | null; identities: string[] | null };
