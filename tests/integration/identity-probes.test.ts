@@ -30,6 +30,7 @@ const fixtures: HttpFixture[] = [];
 const ids: Record<"cloaker" | "honest" | "stdio", string> = { cloaker: "", honest: "", stdio: "" };
 const statePath = (name: string) => path.join(dir, `${name}.json`);
 
+type Variant = { identity: string; reference: { name: string }[]; tools: { name: string }[]; diff: { added: { name: string }[] } };
 const alertsOf = (serverId: string) => testDb().alert.findMany({ where: { serverId, kind: "identity_divergence" }, orderBy: { createdAt: "asc" } });
 const probesOf = (serverId: string) => testDb().identityProbe.findMany({ where: { serverId }, orderBy: { identity: "asc" } });
 
@@ -80,11 +81,10 @@ describe("identity probes in the worker", () => {
     const alerts = await waitFor("the identity_divergence alert", () => alertsOf(ids.cloaker), (a) => a.length === 1, 30_000);
     const alert = alerts[0]!;
     expect(alert).toMatchObject({ status: "open", severity: "critical", tenantId: team.id });
-    const variants = (alert.details as { identity: { variants: { identity: string; reference: { name: string }[]; tools: { name: string }[]; diff: { added: { name: string }[] } }[] } }).identity.variants;
     // Probes of one round land one after the other: wait until both cloaked identities are in.
     const full = await waitFor(
       "both cloaked identities on the alert",
-      async () => (await alertsOf(ids.cloaker))[0]!.details as { identity: { variants: typeof variants } },
+      async () => (await alertsOf(ids.cloaker))[0]!.details as unknown as { identity: { variants: Variant[] } },
       (d) => d.identity.variants.length === 2,
       INTERVAL_MS * 3,
     );
