@@ -126,6 +126,17 @@ describe("identity probes in the worker", () => {
     expect(await alertsOf(ids.stdio)).toEqual([]);
   });
 
+  it("a stdio server enabled on the server itself is probed (PATCH /servers/{id} identityProbes)", async () => {
+    const patched = await call("PATCH", `/api/v1/servers/${ids.stdio}`, { as: owner.caller, body: { identityProbes: { enabled: true, identities: ["claude-desktop"] } } });
+    expectStatus(patched, 200, "server patch");
+    expectStatus(await call("PATCH", `/api/v1/servers/${ids.stdio}`, { as: owner.caller, body: { identityProbes: { identities: ["netscape"] } } }), 400, "unknown identity");
+    const probes = await waitFor("the stdio server's probe", () => probesOf(ids.stdio), (p) => p.length === 1, INTERVAL_MS * 6);
+    expect(probes.map((p) => [p.identity, p.outcome])).toEqual([["claude-desktop", "differs"]]);
+    const state = expectStatus(await call("GET", `/api/v1/servers/${ids.stdio}/identity-probes`, { as: owner.caller }), 200, "probe state").json;
+    expect(state.settings.server).toEqual({ enabled: true, identities: ["claude-desktop"] });
+    expect(state.settings.effective).toMatchObject({ enabled: true, reason: "turned on for this server" });
+  });
+
   it("when the server stops cloaking the alert resolves by itself", async () => {
     writeFixtureState(statePath("cloaker"), { tools: clean });
     const resolved = await waitFor("the alert resolved", () => alertsOf(ids.cloaker), (a) => a[0]?.status === "resolved", INTERVAL_MS * 6);
