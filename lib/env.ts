@@ -70,6 +70,11 @@ export const EnvSchema = z.object({
   TOOLWATCH_RETENTION_DAYS: int(0, 0),
   // The shared tool-list cache (lib/cache): 0 makes every listing a tools/list call again.
   TOOLWATCH_LIST_CACHE: boolish.default(true),
+  // Identity probes (docs/identity-probes.md): list each server's tools under other clients'
+  // identities to catch servers that cloak. 0 turns them off on this worker.
+  TOOLWATCH_IDENTITY_PROBES: boolish.default(true),
+  // How often each server is probed under each identity (a team setting may override it); default 6 h.
+  TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS: int(21_600_000, 1_000),
   // The fleet list and alert list served by their handlers straight from the Node server,
   // skipping Next's pipeline (app/_lib/direct-routes.ts); 0 sends them through Next like the rest.
   TOOLWATCH_DIRECT_ROUTES: boolish.default(true),

@@ -78,6 +78,12 @@ const scheduler = new Scheduler(
     liveWorkerWindowMs: env.TOOLWATCH_HEARTBEAT_MS * 3,
     stdioPolicy: env.TOOLWATCH_STDIO_POLICY,
     listCache: listCacheLock ? new ToolListCache(db, Date.now, listCacheLock) : undefined,
+    identityProbes: env.TOOLWATCH_IDENTITY_PROBES
+      ? {
+          probe: { connectTimeoutMs: env.TOOLWATCH_CONNECT_TIMEOUT_MS, requestTimeoutMs: env.TOOLWATCH_REQUEST_TIMEOUT_MS, maxPages: env.TOOLWATCH_MAX_PAGES, maxMessageBytes: env.TOOLWATCH_MAX_RESPONSE_BYTES },
+          defaultIntervalMs: env.TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS,
+        }
+      : undefined,
   },
   log,
 );

@@ -8,6 +8,7 @@ import { listRunnableServers, listServerHeads, type RunnableServer } from "../li
 import { FairQueue } from "../lib/workers/fair-queue";
 import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
 import { EvaluationQueue } from "./evaluation-queue";
+import { IdentityProber, type IdentityProberOptions } from "./identity-prober";
 import { createSessionSink } from "./session-sink";
 
 /** `head`: the config hash plus the right to private targets; a change of either restarts the session. */
@@ -40,6 +41,8 @@ export type SchedulerOptions = {
   evaluationConcurrency?: number;
   /** Listings per minute a team may start (0 = unlimited); read on each admission. */
   listingsPerMinute?: (tenantId: string) => number;
+  /** Identity probes (worker/identity-prober.ts); absent = none. */
+  identityProbes?: IdentityProberOptions;
 };
 
 /** After a failed renewal, try again this soon (well before the lease's TTL runs out). */
@@ -68,6 +71,7 @@ export class Scheduler {
   readonly queue: FairQueue;
   readonly evaluations: EvaluationQueue;
   private readonly spawnQueue: FairQueue;
+  private readonly prober: IdentityProber | undefined;
 
   constructor(
     private readonly db: Db,
@@ -82,6 +86,7 @@ export class Scheduler {
     this.queue = new FairQueue({ width: options.concurrency ?? 32, ratePerMinute: options.listingsPerMinute });
     this.spawnQueue = new FairQueue({ width: options.stdioConcurrency ?? 4 });
     this.evaluations = new EvaluationQueue({ width: options.evaluationConcurrency ?? 2, listingsWaiting: () => this.queue.queued > 0 });
+    if (options.identityProbes) this.prober = new IdentityProber({ db, workerId, targets: options.targets, queue: this.queue, spawnQueue: this.spawnQueue, log: (line) => log.info({ component: "identity-probes" }, line) }, options.identityProbes);
   }
 
   get size(): number {
@@ -172,7 +177,7 @@ export class Scheduler {
     }
     const log = this.log.child({ serverId: server.serverId, tenantId: server.tenantId });
     const ctx = { tenantId: server.tenantId, actor: { kind: "system" as const, id: this.workerId }, db: this.db };
-    const sink = createSessionSink(ctx, server, this.workerId, log, this.evaluations, this.options.listCache);
+    const sink = createSessionSink(ctx, server, this.workerId, log, this.evaluations, this.options.listCache, (outcome) => this.prober?.listed(server.serverId, outcome));
     if (server.config.transport === "stdio" && this.options.stdioPolicy === "off") {
       await sink.state({ status: "down", reason: "stdio servers are disabled", error: { code: "STDIO_DISABLED", message: "This instance does not run stdio servers (TOOLWATCH_STDIO_POLICY=off)" } });
       return;
@@ -192,6 +197,7 @@ export class Scheduler {
       sink,
     );
     this.running.set(server.serverId, { head: headOf(server), session });
+    this.prober?.track(server);
     session.start();
   }
 
@@ -233,6 +239,7 @@ export class Scheduler {
     const stopping = serverIds.flatMap((id) => {
       const run = this.running.get(id);
       this.running.delete(id);
+      this.prober?.untrack(id);
       return run ? [run.session.stop()] : [];
     });
     const all = Promise.all(stopping).then(() => undefined);
@@ -262,6 +269,7 @@ export class Scheduler {
     clearTimeout(this.retryTimer);
     this.timer = undefined;
     await this.chain;
+    await this.prober?.stopAll();
     if (graceMs > 0) await this.drainSessions(graceMs);
     await this.stopSessions([...this.running.keys()]);
     await Promise.all([...this.winding]);

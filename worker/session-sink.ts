@@ -26,6 +26,8 @@ export function createSessionSink(
   logger: Logger,
   evaluations: EvaluationQueue,
   cache?: ToolListCache,
+  /** Each stored listing's outcome (the identity prober schedules from it). */
+  onListed?: (outcome: { kind: "created" | "confirmed"; firstLook: boolean }) => void,
 ): DiscoverySink<CacheMeta | null> {
   const { serverId, configHash } = server;
   const redact = secretRedactor(server.config);
@@ -95,6 +97,7 @@ export function createSessionSink(
         leaseHolder: workerId,
       });
       countListing(trigger, result.kind === "created");
+      onListed?.({ kind: result.kind, firstLook: result.firstLook });
       if (trigger === "list_changed" && changeNotedAt !== undefined) {
         observeChangeToSnapshot((performance.now() - changeNotedAt) / 1000);
         changeNotedAt = undefined;

@@ -3,6 +3,7 @@
 import type { AuditFinding, Severity } from "../audit/types";
 import type { Divergence } from "../cache/cache-divergence";
 import type { Finding as DiffFinding, ToolChanged, ToolLike } from "../diff/types";
+import type { IdentityDivergence } from "../identity-probes/types";
 
 export const ALERT_KINDS = [
   "tool_changed",
@@ -15,6 +16,7 @@ export const ALERT_KINDS = [
   "server_recovered",
   "list_collapsed",
   "cache_divergence",
+  "identity_divergence",
 ] as const;
 export type AlertKindName = (typeof ALERT_KINDS)[number];
 
@@ -56,6 +58,8 @@ export type AlertDetails = {
   status?: { reason: string | null; error?: { code: string; message: string }; downSince?: string; downForMs?: number };
   /** cache_divergence (R31): two authorization contexts see different lists under cacheScope "public". */
   divergence?: Divergence;
+  /** identity_divergence: the lists other clients' identities got, next to Toolwatch's, with the diffs. */
+  identity?: IdentityDivergence;
   /** The baseline version is no longer stored (pruned): no diff could be computed. */
   baselineMissing?: boolean;
 };

@@ -5,6 +5,7 @@ import type { Prisma } from "../generated/prisma/client";
 // Audit actions, named <object>.<verb>. Closed list so the UI can label them.
 export type AuditAction =
   | "team.created"
+  | "team.identity_probes_updated"
   | "server.created"
   | "server.updated"
   | "server.deleted"

@@ -51,6 +51,8 @@ export type ConnectOptions = TransportOptions & {
   /** Notifications can no longer arrive (e.g. the legacy GET stream was refused or exhausted). */
   onChannelLost?: (why: string) => void;
   onLog?: (line: string) => void;
+  /** Who we say we are (initialize / modern `_meta`); identity probes pose as other clients. Default CLIENT_INFO. */
+  clientInfo?: { name: string; version: string };
 };
 
 // Lenient on purpose: the SDK would reject a whole page for one malformed tool; we salvage per item.
@@ -96,7 +98,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
   const { transport, stderrTail, stdoutNoise } = createTransport(config, kind, opts);
   const capture = instrumentTransport(transport);
   const era = opts.era ?? "auto";
-  const client = new Client(CLIENT_INFO, {
+  const client = new Client(opts.clientInfo ?? CLIENT_INFO, {
     versionNegotiation:
       era === "legacy"
         ? { mode: "legacy" }

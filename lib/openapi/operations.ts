@@ -15,6 +15,7 @@ import { ImportInput } from "../import/import-servers";
 import { BatchInput } from "../servers/create-servers-batch";
 import { ListSnapshotsInput } from "../servers/list-snapshots";
 import { ServerInput, ServerPatch } from "../servers/server-input";
+import { TeamProbeSettingsPatch } from "../identity-probes/settings-schema";
 import { ListServersQuery } from "../servers/server-list-query";
 import { QuotaInput } from "../tenants/team-quota";
 import { ShareInput, ViewInput, ViewPatch } from "../views/view-input";
@@ -72,6 +73,9 @@ export const OPERATIONS: Operation[] = [
   { method: "PATCH", path: "/servers/{id}", tag: "Servers", summary: "Edit a server", body: ServerPatch, response: R.ServerDetail },
   { method: "DELETE", path: "/servers/{id}", tag: "Servers", summary: "Remove a server", status: 204, response: Deleted },
   { method: "POST", path: "/servers/{id}/refresh", tag: "Servers", summary: "Ask the worker to re-list now", status: 202, response: R.OpenObject },
+  { method: "GET", path: "/servers/{id}/identity-probes", tag: "Servers", summary: "Identity probes: which client identities were probed when, and each one's outcome", response: R.IdentityProbeState },
+  { method: "GET", path: "/team/identity-probes", tag: "Teams", summary: "The team's identity-probe defaults", response: R.TeamIdentityProbeSettings },
+  { method: "PATCH", path: "/team/identity-probes", tag: "Teams", summary: "Change the team's identity-probe defaults (admins)", body: TeamProbeSettingsPatch, response: R.TeamIdentityProbeSettings },
   { method: "GET", path: "/servers/{id}/snapshots", tag: "History", summary: "A server's snapshots, newest first", query: ListSnapshotsInput, paged: true, response: R.pageOf(R.Snapshot) },
   { method: "GET", path: "/servers/{id}/diff", tag: "History", summary: "Diff two snapshots (default: previous → latest)", query: DiffQuery, response: R.OpenObject },
   { method: "GET", path: "/servers/{id}/tools/{name}/history", tag: "History", summary: "One tool's versions over time", response: R.OpenObject },

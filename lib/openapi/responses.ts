@@ -281,3 +281,40 @@ export const SharedView = z
 
 export const itemsOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item) });
 export const OpenObject = open;
+
+const clientInfo = z.strictObject({ name: z.string(), version: z.string() });
+export const TeamIdentityProbeSettings = z
+  .strictObject({
+    enabled: z.boolean(),
+    identities: z.array(z.string()).describe("Catalog keys (docs/identity-probes.md); [] = every identity"),
+    intervalMinutes: z.number().int().nullable().describe("null: the instance default (TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS)"),
+  })
+  .meta({ id: "TeamIdentityProbeSettings" });
+export const IdentityProbeState = z
+  .strictObject({
+    settings: z.strictObject({
+      team: TeamIdentityProbeSettings,
+      server: z.strictObject({ enabled: z.boolean().nullable(), identities: z.array(z.string()).nullable() }),
+      effective: z.strictObject({
+        enabled: z.boolean(),
+        reason: z.string(),
+        identities: z.array(z.strictObject({ key: z.string(), label: z.string(), clientInfo })),
+        intervalMinutes: z.number().int(),
+      }),
+    }),
+    probes: z.array(
+      z.strictObject({
+        identity: z.string(),
+        label: z.string(),
+        clientInfo,
+        probedAt: dateTime,
+        outcome: z.enum(["same", "differs", "error"]),
+        toolCount: z.number().int().nullable(),
+        listHash: z.string().nullable(),
+        referenceHash: z.string().nullable(),
+        error: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+      }),
+    ),
+    alertId: z.string().nullable().describe("The open identity_divergence alert"),
+  })
+  .meta({ id: "IdentityProbeState" });

@@ -13,6 +13,7 @@ import { invalidInput } from "../validation";
 import { assertWithinQuota } from "../tenants/team-quota";
 import { ServerInput, ServerPatch } from "./server-input";
 import { assertTargetAllowed } from "../network/check-target";
+import { saveServerProbeSettings } from "../identity-probes/probe-settings";
 
 export type StdioPermission = { allowStdio: boolean };
 
@@ -95,6 +96,7 @@ export async function updateServer(ctx: ServiceContext, serverId: string, raw: u
   const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
     await tx.mcpServer.update({ where: { id: row.id }, data });
+    if (patch.identityProbes) await saveServerProbeSettings(tx, ctx.tenantId, row.id, patch.identityProbes);
     await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, auditDetails);
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkUrl } from "../discovery/node/network-guard";
+import { ServerProbeSettingsPatch } from "../identity-probes/settings-schema";
 
 // What a client may send to register or edit a server. Field names follow the REST API.
 const name = z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters");
@@ -76,6 +77,8 @@ export const ServerPatch = z.object({
   enabled: z.boolean().optional(),
   pollIntervalSeconds: z.number().int().min(10).max(86_400).optional(),
   auditPolicy: auditPolicy.optional(),
+  /** Identity probes for this server (docs/identity-probes.md); not a column of the server row. */
+  identityProbes: ServerProbeSettingsPatch.optional(),
 });
 export type ServerPatch = z.infer<typeof ServerPatch>;
 

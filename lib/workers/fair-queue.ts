@@ -14,6 +14,11 @@ export type FairQueueOptions = {
   /** Jobs per minute a team may start (0 or absent = unlimited); read on every admission. */
   ratePerMinute?: (team: string) => number;
   now?: () => number;
+  /**
+   * Low-priority jobs (identity probes) running at once; default max(1, width / 4). They start
+   * only when no regular job waits, and never take the last free slot of a queue wider than one.
+   */
+  lowWidth?: number;
 };
 
 export class AbortedError extends Error {
@@ -25,6 +30,8 @@ export class AbortedError extends Error {
 
 export class FairQueue {
   private running = 0;
+  private lowRunning = 0;
+  private readonly lowWaiting: Waiter[] = [];
   private readonly waiting = new Map<string, Waiter[]>();
   /** Teams with waiters, in round-robin order. */
   private ring: string[] = [];
@@ -47,6 +54,54 @@ export class FairQueue {
     let n = 0;
     for (const list of this.waiting.values()) n += list.length;
     return n;
+  }
+
+  /** Low-priority jobs waiting (identity probes). */
+  get lowQueued(): number {
+    return this.lowWaiting.length;
+  }
+
+  /**
+   * Waits for a slot that no regular job wants: granted only while no regular job waits, at most
+   * `lowWidth` at once, leaving one slot free for a regular job that arrives meanwhile.
+   */
+  acquireLow(signal?: AbortSignal): Promise<Release> {
+    if (signal?.aborted) return Promise.reject(new AbortedError());
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = { grant: resolve, fail: reject, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = this.lowWaiting.indexOf(waiter);
+          if (index >= 0) {
+            this.lowWaiting.splice(index, 1);
+            reject(new AbortedError());
+          }
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      this.lowWaiting.push(waiter);
+      this.pump();
+    });
+  }
+
+  private pumpLow(): void {
+    const width = this.options.width;
+    const lowWidth = this.options.lowWidth ?? Math.max(1, Math.floor(width / 4));
+    const reserve = width > 1 ? 1 : 0;
+    while (this.ring.length === 0 && this.lowWaiting.length > 0 && this.lowRunning < lowWidth && this.running < width - reserve) {
+      const waiter = this.lowWaiting.shift()!;
+      if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+      this.running++;
+      this.lowRunning++;
+      let released = false;
+      waiter.grant(() => {
+        if (released) return;
+        released = true;
+        this.running--;
+        this.lowRunning--;
+        this.pump();
+      });
+    }
   }
 
   /** Waits for a slot for `team`; call the returned release exactly once when the job is done. */
@@ -83,6 +138,11 @@ export class FairQueue {
   }
 
   private pump(): void {
+    this.pumpRegular();
+    this.pumpLow();
+  }
+
+  private pumpRegular(): void {
     while (this.running < this.options.width && this.ring.length > 0) {
       const index = this.ring.findIndex((team) => this.hasToken(team));
       if (index < 0) {

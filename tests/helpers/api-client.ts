@@ -41,6 +41,8 @@ import * as cacheRoute from "../../app/api/v1/cache/route";
 import * as shareRevokeRoute from "../../app/api/v1/shares/[token]/route";
 import * as sharedViewRoute from "../../app/api/v1/share/[token]/route";
 import * as quotaRoute from "../../app/api/v1/quota/route";
+import * as serverIdentityProbesRoute from "../../app/api/v1/servers/[id]/identity-probes/route";
+import * as teamIdentityProbesRoute from "../../app/api/v1/team/identity-probes/route";
 import * as adminQuotasRoute from "../../app/api/v1/admin/quotas/route";
 import * as adminTeamQuotaRoute from "../../app/api/v1/admin/teams/[id]/quota/route";
 import { getAuth } from "../../lib/auth/auth";
@@ -97,6 +99,8 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/share/:token", sharedViewRoute],
   ["/api/v1/cache", cacheRoute],
   ["/api/v1/quota", quotaRoute],
+  ["/api/v1/servers/:id/identity-probes", serverIdentityProbesRoute],
+  ["/api/v1/team/identity-probes", teamIdentityProbesRoute],
   ["/api/v1/admin/quotas", adminQuotasRoute],
   ["/api/v1/admin/teams/:id/quota", adminTeamQuotaRoute],
 ];

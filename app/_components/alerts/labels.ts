@@ -12,6 +12,7 @@ export const KIND_LABELS: Record<AlertKindName, string> = {
   server_recovered: "Server recovered",
   list_collapsed: "List collapsed",
   cache_divergence: "Public list diverges (R31)",
+  identity_divergence: "Differs by client identity",
 };
 
 export const STATUS_LABELS: Record<AlertStatusName, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };

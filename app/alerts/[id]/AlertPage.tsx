@@ -9,6 +9,7 @@ import { AlertActions, reviewedHash } from "./AlertActions";
 import { AlertChange, ServerLevelDetails } from "./AlertChange";
 import { AlertHeader } from "./AlertHeader";
 import { EvidenceFindings } from "./EvidenceFindings";
+import { IdentityDivergenceDetails } from "./IdentityDivergence";
 import { SinceReviewed } from "./SinceReviewed";
 
 /**
@@ -69,6 +70,7 @@ export function AlertPage({ id }: { id: string }) {
           <EvidenceFindings findings={shown.findings} definition={definition} />
           <AlertChange detail={shown} />
           <ServerLevelDetails detail={shown} />
+          <IdentityDivergenceDetails detail={shown} />
           <p className="notice blind-spot" data-testid="blind-spot">
             <strong>Not covered:</strong> Toolwatch reads what a server advertises (names, descriptions, schemas, annotations). What tools return when
             they are called — outputs and error messages — is not scanned, and can carry instructions to an agent too.

@@ -10,6 +10,7 @@ import { diffHref, toolHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
 import { ServerCache } from "./ServerCache";
+import { ServerIdentityProbes } from "./ServerIdentityProbes";
 import { TagEditor } from "./TagEditor";
 import { Timeline } from "./Timeline";
 
@@ -70,6 +71,7 @@ export function ServerPage({ id }: { id: string }) {
         </dd>
         <ServerAudit server={server} />
         <ServerCache serverId={server.id} />
+        <ServerIdentityProbes serverId={server.id} />
         {server.envKeys.length ? (
           <>
             <dt>Env (values hidden)</dt>
