@@ -53,3 +53,6 @@ export const AUDIT_RULES: readonly RuleInfo[] = [
 export const RULE_BY_ID: Record<AuditRuleId, RuleInfo> = Object.fromEntries(AUDIT_RULES.map((r) => [r.id, r])) as Record<AuditRuleId, RuleInfo>;
 
 export const familyOf = (id: AuditRuleId): Family => RULE_BY_ID[id].family;
+
+/** The page that explains a rule with an example, as a repository path (docs/rules/<ruleId>.md). */
+export const ruleDocPath = (id: AuditRuleId): string => `docs/rules/${id}.md`;

@@ -10,6 +10,7 @@ import { scanInstructions } from "./rules-instructions";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
 import { extractWithLimits } from "./extract";
+import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import type { AuditFinding, ExtractedString, ScanOptions, ToolLike } from "./types";
 
@@ -50,8 +51,11 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanReferences(view, scope, sink, index);
 }
 
-/** Findings of one tool (families A–C, E, and D's references; collisions need the whole list). */
-export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
+/**
+ * Findings of one tool (families A–C, E, and D's references; collisions need the whole list).
+ * `extra` are strings a tool does not have but the item scanned as one does (a resource's uri).
+ */
+export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = []): AuditFinding[] {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
@@ -60,9 +64,9 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
     const why = truncated.reason === "depth" ? "nested deeper than 64 levels" : "holds more than 10,000 strings";
     sink.add({ toolName: name, pointer: truncated.pointer }, "R22", "medium", { text: truncated.pointer, start: 0, end: 0 }, `the schema ${why}: what lies beyond was not inspected`);
   }
-  for (const s of strings) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
+  for (const s of [...strings, ...extra]) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
   scanParameters(tool, ctx, sink);
-  scanSchemaStrings(name, strings, sink);
+  scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
@@ -71,13 +75,16 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
 
 /**
  * Families A–E over a tool list. `otherServers` (the team's other servers) enables shadowing
- * (R19) and cross-server collisions (R21); `instructions` are scanned like a description.
+ * (R19) and cross-server collisions (R21); `instructions` are scanned like a description;
+ * `prompts`, `resources` and `resourceTemplates` are scanned as tools are (scan-surface.ts), their
+ * findings naming the item's kind and name.
  */
 export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {}): AuditFinding[] {
   const others = options.otherServers ?? [];
   const index = crossIndex(tools, others);
   const findings: AuditFinding[] = [];
   for (const tool of tools) findings.push(...scanOneTool(tool, index));
+  for (const item of surfaceItems(options)) findings.push(...scanOneTool(item.tool, index, item.extra).map((f) => toItemFinding(f, item)));
 
   const sink = new FindingSink();
   if (typeof options.instructions === "string" && options.instructions) {

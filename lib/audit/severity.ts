@@ -47,7 +47,7 @@ const ruleNumber = (id: AuditRuleId) => Number(id.slice(1));
 export function groupByEntity(findings: readonly AuditFinding[]): Map<string, AuditFinding[]> {
   const groups = new Map<string, AuditFinding[]>();
   for (const f of findings) {
-    const key = f.toolName ?? "";
+    const key = f.item && f.item.kind !== "tool" ? `${f.item.kind} ${f.item.name}` : (f.toolName ?? "");
     const list = groups.get(key);
     if (list) list.push(f);
     else groups.set(key, [f]);
