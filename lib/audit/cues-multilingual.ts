@@ -76,4 +76,4 @@ export function cueSentences(folded: string): Array<{ start: number; text: strin
 }
 
 /** Whether a text has enough non-English signal to be worth the multilingual pass (any non-ASCII letter). */
-export const mayBeForeign = (raw: string) => /[^\x00-\x7f]/.test(raw) || /\b(?:ignora|olvida|envia|envoie|ignoriere|vergiss|stuur|invia|envie)\b/i.test(raw);
+export const mayBeForeign = (raw: string) => /[^\x20-\x7e\t\n\r]/.test(raw) || /\b(?:ignora|olvida|envia|envoie|ignoriere|vergiss|stuur|invia|envie)\b/i.test(raw);

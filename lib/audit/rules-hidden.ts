@@ -158,9 +158,9 @@ export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): vo
 }
 
 /** Text addressed to the model ("Assistant:", "note to the AI", "SYSTEM:"). */
-const AGENT_ADDRESS = /(?:^|[\s(\[>"'])(?:assistant|ai(?: agent)?|agent|model|llm|claude|gpt|chatgpt|copilot|system)\s*[:,]|\b(?:note|instructions?|message)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\b/;
+const AGENT_ADDRESS = /(?:^|[\s([>"'])(?:assistant|ai(?: agent)?|agent|model|llm|claude|gpt|chatgpt|copilot|system)\s*[:,]|\b(?:note|instructions?|message)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\b/;
 /** A sentence that starts with an order to act (call, send, read, ignore…). */
-const IMPERATIVE = /(?:^|[.:;!?(\["']\s*)\s*(?:please\s+|also\s+|first\s+|then\s+|now\s+)?(?:call|invoke|send|forward|read|include|e-?mail|upload|delete|ignore|disregard|always|never|append|attach|pass|run|execute|copy|post|fetch|exfiltrate|bcc)\b/;
+const IMPERATIVE = /(?:^|[.:;!?(["']\s*)\s*(?:please\s+|also\s+|first\s+|then\s+|now\s+)?(?:call|invoke|send|forward|read|include|e-?mail|upload|delete|ignore|disregard|always|never|append|attach|pass|run|execute|copy|post|fetch|exfiltrate|bcc)\b/;
 
 type Region = { kind: string; start: number; end: number; text: string };
 
