@@ -43,6 +43,8 @@ const ownPurpose = (target: string, tool: ToolContext) => {
   const nameWords = `${expandIdentifier(tool.name ?? "").toLowerCase()} ${tool.title}`;
   return STEMS.some(([t, words]) => t.test(target) && words.test(nameWords));
 };
+/** A file lister or finder names dotfiles because it lists them (names, not contents): a mention (R12), not a directive (R13). */
+const LISTER = /\b(?:ls|lists?|listing|tree|glob|find|finds|finder)\b.{0,40}\b(?:files?|director(?:y|ies)|dir|folders?|dotfiles|entries)\b|\b(?:director(?:y|ies)|dir|folder)\s+(?:listing|lister|entries)\b|^ls\b/;
 const lower = (s: Severity): Severity => (s === "critical" ? "high" : s === "high" ? "medium" : s === "medium" ? "low" : s);
 
 const CHAT = String.raw`conversation|chat(?:\s+history)?|transcript|history|system\s+prompt|prompt|session|memory|previous\s+(?:tool\s+)?(?:results?|outputs?|responses?|messages)|tool\s+(?:outputs?|results?)|(?:last|recent|previous|prior)\s+messages`;
@@ -86,7 +88,7 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
   const tool = scope.tool;
   const hasPath = PATH_HINT.test(t);
   if (hasPath) for (const m of matches(view, R12)) {
-    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
+    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) || LISTER.test(tool.purpose) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
   }
   if (hasPath) for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
   for (const re of hasPath ? [R13_FORWARD, R13_REVERSE] : SECRET_HINT.test(t) ? [R13_FORWARD] : []) {

@@ -153,7 +153,8 @@ export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): vo
     const commanding = AGENT_ADDRESS.test(text) || IMPERATIVE.test(text);
     if (!commanding && region.kind !== "HTML comment") continue;
     const message = commanding ? `${region.kind}: hidden when rendered, and it gives the reading model instructions` : "HTML comment: hidden when rendered, read by the model";
-    sink.add(scope, "R3", commanding ? "high" : "medium", view.rawEvidence(region.start, region.end), message);
+    // A comment with no order and no addressee is usually generator boilerplate: a cue, not a threat.
+    sink.add(scope, "R3", commanding ? "high" : "low", view.rawEvidence(region.start, region.end), message);
   }
 }
 
