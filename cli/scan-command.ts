@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { visibleText } from "../lib/diff";
-import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type Severity, type ToolLike } from "../lib/audit";
+import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type PromptLike, type ResourceLike, type Severity, type ToolLike } from "../lib/audit";
 import { extractToolList, type LoadedList } from "./diff-command";
 
 const HELP = `usage: toolwatch scan <file|-> [--json|--sarif] [--fail-on critical|high|medium|low]
@@ -10,7 +10,10 @@ Scans a tool list offline for tool poisoning: hidden characters, instructions ai
 data exfiltration, shadowing of other tools and schema-level poisoning (rules R1–R25 of
 docs/detection-rules.md). The input is a JSON file ("-" reads standard input) holding a tools/list
 result ({"tools": [...]}), a JSON-RPC response wrapping one, a bare array of tools, or the output
-of "toolwatch snapshot --json" (whose server instructions are scanned too).
+of "toolwatch snapshot --json" (whose server instructions are scanned too). A server's whole
+surface may be given as one object: {"tools": [...], "prompts": [...], "resources": [...],
+"resourceTemplates": [...], "instructions": "..."} (any of the lists may be absent); prompts,
+resources and templates are scanned like tools and their findings name the item's kind.
 
   --json           print the report as JSON (stable shape, "version": 1)
   --sarif          print SARIF 2.1.0, for code scanning in CI
@@ -54,10 +57,12 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
   let text: string;
   let list: LoadedList;
   let instructions: string | null;
+  let surface: Surface;
   try {
     text = source === "-" ? await readStream(io.stdin ?? process.stdin) : await readInput(source);
     const json: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
-    list = extractToolList(json);
+    surface = surfaceOf(json);
+    list = surface.hasItems && !hasToolList(json) ? { tools: [], format: "server surface", warnings: [] } : extractToolList(json);
     instructions = instructionsOf(json);
   } catch (error) {
     const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : (error as Error).message;
@@ -66,13 +71,15 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
   }
   for (const warning of list.warnings) io.stderr.write(`toolwatch scan: warning: ${visibleText(warning)}\n`);
 
-  const findings = scanTools(list.tools, { instructions });
+  const findings = scanTools(list.tools, { instructions, prompts: surface.prompts, resources: surface.resources, resourceTemplates: surface.resourceTemplates });
   const report = buildAuditReport(findings, { toolCount: list.tools.length });
   const artifactUri = source === "-" ? "stdin" : source;
   if (values.sarif) io.stdout.write(`${JSON.stringify(toSarif(report, { artifactUri, locate: locator(text, list.tools) }), null, 2)}\n`);
   else if (values.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
-    io.stdout.write(`${visibleText(artifactUri)} (${list.tools.length} tools, ${list.format})\n\n`);
+    const items = [[list.tools.length, "tools"], [surface.prompts.length, "prompts"], [surface.resources.length, "resources"], [surface.resourceTemplates.length, "resource templates"]] as const;
+    const counted = items.filter(([n], i) => i === 0 || n > 0).map(([n, what]) => `${n} ${what}`).join(", ");
+    io.stdout.write(`${visibleText(artifactUri)} (${counted}, ${list.format})\n\n`);
     io.stdout.write(`${renderAuditText(report, { minSeverity: values.all ? "info" : "low" })}\n`);
   }
   const severity = report.summary.severity;
@@ -99,6 +106,31 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+type Surface = { prompts: PromptLike[]; resources: ResourceLike[]; resourceTemplates: ResourceLike[]; hasItems: boolean };
+
+const hasToolList = (json: unknown) => Array.isArray(json) || (isObj(json) && (Array.isArray(json.tools) || (isObj(json.result) && Array.isArray(json.result.tools))));
+
+/** Prompts, resources and resource templates of a server-surface object (or a JSON-RPC result holding one). */
+function surfaceOf(json: unknown): Surface {
+  const root = isObj(json) && isObj(json.result) && !Array.isArray(json.tools) ? json.result : json;
+  const list = (key: string): Array<Record<string, unknown>> => {
+    const value = isObj(root) ? root[key] : undefined;
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) throw new Error(`"${key}" is not an array`);
+    value.forEach((v, i) => {
+      if (!isObj(v)) throw new Error(`${key}[${i}] is not an object`);
+    });
+    return value as Array<Record<string, unknown>>;
+  };
+  const prompts = list("prompts");
+  prompts.forEach((p, i) => {
+    if (typeof p.name !== "string") throw new Error(`prompts[${i}] has no string "name"`);
+  });
+  const resources = list("resources");
+  const resourceTemplates = list("resourceTemplates");
+  return { prompts: prompts as PromptLike[], resources, resourceTemplates, hasItems: prompts.length + resources.length + resourceTemplates.length > 0 || (isObj(root) && ("prompts" in root || "resources" in root || "resourceTemplates" in root)) };
+}
 
 /** Server instructions, when the file carries them (a snapshot's facts, or an {instructions, tools} object). */
 function instructionsOf(json: unknown): string | null {

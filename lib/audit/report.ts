@@ -1,9 +1,11 @@
 import { aggregateSeverity, groupByEntity } from "./severity";
-import { SEVERITIES, SEVERITY_RANK, atLeast, type AuditFinding, type AuditRuleId, type Severity } from "./types";
+import { SEVERITIES, SEVERITY_RANK, atLeast, type AuditFinding, type AuditRuleId, type ItemKind, type Severity } from "./types";
 
 export type ToolVerdict = {
   /** The tool; null for findings about the server (instructions) or the list (R32). */
   name: string | null;
+  /** Set when the entity is a prompt, resource or resource template (name is then "<kind> <name>"). */
+  kind?: ItemKind;
   severity: Severity | null;
   score: number;
   rules: AuditRuleId[];
@@ -34,7 +36,8 @@ export function buildAuditReport(findings: readonly AuditFinding[], options: { t
   for (const [key, group] of groupByEntity(findings)) {
     const agg = aggregateSeverity(group);
     const sorted = [...group].sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity]);
-    tools.push({ name: key === "" && group[0]!.toolName === null ? null : key, severity: agg.severity, score: agg.score, rules: agg.rules, findings: sorted });
+    const item = group[0]!.item;
+    tools.push({ name: key === "" && group[0]!.toolName === null ? null : key, ...(item && item.kind !== "tool" ? { kind: item.kind } : {}), severity: agg.severity, score: agg.score, rules: agg.rules, findings: sorted });
   }
   tools.sort((a, b) => rank(b.severity) - rank(a.severity) || b.score - a.score || String(a.name).localeCompare(String(b.name)));
   const top = tools[0];

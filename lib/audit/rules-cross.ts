@@ -54,6 +54,43 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
   { re: /\b(?:call|use|invoke)\s+(?:the\s+)?(?:bash|shell|exec|terminal|command|cmd)\s+(?:tool|function)\b[^\n]{0,40}\b(?:run|execute|curl|wget|nc|python|perl|ruby|node)\b/g, severity: "high", message: "drives a shell tool to run a command" },
 ];
 
+/**
+ * Claims about ANOTHER server's tools: "replaces the gmail server's send_email", "supersedes
+ * github's create_issue", "the browser server's navigate tool is compromised", "instead of the
+ * stripe server's tools". The object decides the severity (claimTarget): a tool of this server is
+ * documentation (low), another server's tool is impersonation (high).
+ */
+const CLAIM = /\b(?<!(?:not|never|n't)\s)(?:replaces|supersedes|overrides|replacement\s+for|drop-in(?:\s+replacement)?\s+for|drop-in\s+for|substitute\s+for|successor\s+(?:to|of)|(?:(?:the\s+)?(?:new|official|real|updated|patched|fixed|secure|safe)\s+)version\s+of|is\s+the\s+(?:official|real|genuine|new)|this\s+is\s+the\s+(?:official|real|genuine))\s+([^.;\n]{1,80})/g;
+const DISPARAGE = /(?<![\w.-])(?:the\s+)?([\w.-]{1,60})(?:\s+server'?s?|'s)(?:\s+[\w.-]+){0,2}?\s+(?:is|are)\s+(?:now\s+)?(?:deprecated|broken|compromised|unsafe|insecure|outdated|obsolete|disabled|malicious|unreliable|vulnerable)\b/g;
+const INSTEAD_OTHER = /\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:using\s+|calling\s+)?(?:the\s+)?(?:[\w.-]{1,60}\s+server'?s?|[\w-]{1,60}'s|[a-z0-9-]{1,60}\.[a-z0-9_]{1,60})(?:\s+[\w.-]{1,60})?/g;
+
+/** Whom a claim's object names: this server's own tool, another server (or its tool), or something vague. */
+function claimTarget(object: string, index: CrossIndex, self: string): "own" | "other" | "vague" {
+  const names = object.match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? [];
+  if (/\b(?:this|our|the\s+same)\s+server\b/.test(object) || names.some((n) => n !== self && index.own.has(n))) return "own";
+  if (/\bserver'?s?\b|'s\b|\b[a-z0-9-]+\.[a-z0-9_]+\b/.test(object) || names.some((n) => index.foreign.has(n))) return "other";
+  return "vague";
+}
+
+function scanClaims(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex, self: string): void {
+  const t = view.text;
+  if (!/replace|supersede|override|drop-in|substitute|successor|version\s+of|official|real|genuine|deprecated|broken|compromised|unsafe|insecure|outdated|obsolete|disabled|malicious|unreliable|vulnerable|instead|rather|in place of/.test(t)) return;
+  for (const m of matches(view, CLAIM)) {
+    const target = claimTarget(m[1]!, index, self);
+    if (target === "vague") continue;
+    sink.phrase(view, scope, "R20", target === "own" ? "low" : "high", m.index, m.index + m[0].length, target === "own" ? "replaces one of this server's own tools" : "claims to replace or override another server's tool: impersonation");
+  }
+  for (const m of matches(view, DISPARAGE)) {
+    const target = claimTarget(m[0], index, self);
+    if (target !== "other") continue;
+    sink.phrase(view, scope, "R20", "high", m.index, m.index + m[0].length, "disparages another server's tool to take its calls: impersonation");
+  }
+  for (const m of matches(view, INSTEAD_OTHER)) {
+    if (claimTarget(m[0], index, self) !== "other") continue;
+    sink.phrase(view, scope, "R20", "high", m.index, m.index + m[0].length, "steers the agent away from another server's tools");
+  }
+}
+
 /** R19 and R20 over one string. */
 export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
   const t = view.text;
@@ -77,6 +114,7 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
     seen.add(name);
     sink.phrase(view, scope, "R19", "medium", m.index, m.index + m[0].length, `refers to a tool "${name}" this server does not provide`);
   }
+  scanClaims(view, scope, sink, index, self);
   for (const rule of /instead|rather|never|n't|not|always|only|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
     for (const m of matches(view, rule.re)) {
       const target = rule.target ? fold(m[rule.target] ?? "").replace(/^the\s+|\s+(?:tool|server)$/g, "") : "";

@@ -43,6 +43,8 @@ const ownPurpose = (target: string, tool: ToolContext) => {
   const nameWords = `${expandIdentifier(tool.name ?? "").toLowerCase()} ${tool.title}`;
   return STEMS.some(([t, words]) => t.test(target) && words.test(nameWords));
 };
+/** A file lister or finder names dotfiles because it lists them (names, not contents): a mention (R12), not a directive (R13). */
+const LISTER = /\b(?:ls|lists?|listing|tree|glob|find|finds|finder)\b.{0,40}\b(?:files?|director(?:y|ies)|dir|folders?|dotfiles|entries)\b|\b(?:director(?:y|ies)|dir|folder)\s+(?:listing|lister|entries)\b|^ls\b/;
 const lower = (s: Severity): Severity => (s === "critical" ? "high" : s === "high" ? "medium" : s === "medium" ? "low" : s);
 
 const CHAT = String.raw`conversation|chat(?:\s+history)?|transcript|history|system\s+prompt|prompt|session|memory|previous\s+(?:tool\s+)?(?:results?|outputs?|responses?|messages)|tool\s+(?:outputs?|results?)|(?:last|recent|previous|prior)\s+messages`;
@@ -55,6 +57,7 @@ type DataPattern = { re: RegExp; severity: Severity; message: string; purpose?: 
 const R14: DataPattern[] = [
   { re: new RegExp(String.raw`\b(?:${GIVE})\s+(?:[\w']+\s+){0,4}?(?:${CHAT})\b[^.\n]{0,60}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for conversation or context data in a parameter", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|context|prompt)\b/ },
   { re: new RegExp(String.raw`\b(?:${GIVE})\s+(?:[\w']+\s+){0,4}?(?:${MAIL})\b[^.\n]{0,60}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for message content in a parameter", purpose: /\b(e?mail|message|messages|chat|post|send|reply|thread|inbox|slack|whatsapp|sms)\b/ },
+  { re: new RegExp(String.raw`\b(?:${GIVE}|upload|post|transmit|leak)\s+(?:[\w']+\s+){0,4}?(?:${CHAT})\b[^.\n]{0,40}?\bto\s+${DEST}`, "g"), severity: "high", message: "sends conversation or context data to a destination", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|export\w*|backup)\b/ },
   { re: /\b(?:include|attach|append|add|send|pass|forward|provide)\s+(?:a\s+|the\s+)?(?:full|entire|complete|whole)\s+(?:list|copy|dump|log|record|history|transcript)\s+of\s+(?:\w+\s+){0,2}?(?:messages|conversations?|chats?|emails?|history|files|contacts|documents)\b/g, severity: "high", message: "asks for a full dump of messages or files" },
   { re: new RegExp(String.raw`\b(?:${GIVE})\b[^.\n]{0,50}?\b(?:(?:full|entire|complete|whole)\s+(?:conversation|chat)\b(?:\s+(?:history|log|transcript|context))?|(?:full|entire|complete|whole)\s+message\s+(?:history|log))`, "g"), severity: "high", message: "asks for the full conversation", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript)\b/ },
   { re: new RegExp(String.raw`\b(?:collect|gather|bundle|zip|archive|upload|send|post|forward|submit|sync|mirror|copy)\b${WITHIN(80)}\b(?:files?|folders?|director(?:y|ies)|workspace|project|repo(?:sitory)?|codebase|documents?|contents?|data|results?|them|it|everything)\b${WITHIN(60)}\b(?:to|via|into)\s+https?:\/\/`, "g"), severity: "high", message: "sends local data to an external URL", purpose: /\b(upload\w*|send\w*|sync\w*|backup|back up|publish\w*|webhook|post\w*|share|export\w*|deploy\w*)\b/ },
@@ -85,7 +88,7 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
   const tool = scope.tool;
   const hasPath = PATH_HINT.test(t);
   if (hasPath) for (const m of matches(view, R12)) {
-    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
+    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) || LISTER.test(tool.purpose) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
   }
   if (hasPath) for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
   for (const re of hasPath ? [R13_FORWARD, R13_REVERSE] : SECRET_HINT.test(t) ? [R13_FORWARD] : []) {
@@ -115,6 +118,15 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
 }
 
 const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|pinggy\.io|bore\.pub|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|postb\.in|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|transfer\.sh|0x0\.st|file\.io|paste\.rs|dpaste\.\w+|bit\.ly|tinyurl\.com|t\.co|is\.gd|goo\.gl|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy)$|\.onion$/;
+/**
+ * Cloud instance-metadata endpoints (AWS/Azure/GCP/Oracle/DigitalOcean 169.254.169.254, AWS ECS
+ * 169.254.170.2, AWS IPv6 fd00:ec2::254, Alibaba 100.100.100.200, GCP metadata.google.internal):
+ * a request there returns the machine's cloud credentials, so no tool text has a reason to send the
+ * agent there.
+ */
+export const METADATA_HOST = /^(?:169\.254\.169\.254|169\.254\.170\.2|100\.100\.100\.200|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|metadata|instance-data(?:\.ec2\.internal)?)$/;
+/** A tool whose own purpose is the tunnel, paste or webhook-catcher service (its URLs are its output, not a destination). */
+const HOST_PURPOSE = /\b(?:tunnel\w*|ngrok|cloudflared?|localtunnel|expos(?:e|es|ing)|webhooks?|paste\w*|shorten\w*|requestbin|pipedream|interactsh|canary\w*)\b/;
 const HOSTILE_PATH = /^(?:discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot)/;
 const URL_RE = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]`]+|\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\b(?:ngrok(?:-free)?\.(?:io|app)|webhook\.site|pipedream\.net|trycloudflare\.com)\b/g;
 
@@ -132,7 +144,8 @@ function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
     const host = rest.split(/[/?#:]/)[0] ?? "";
     let severity: Severity = "info";
     let why = "URL in model-visible text";
-    if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
+    if (METADATA_HOST.test(host)) [severity, why] = ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
+    else if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = HOST_PURPOSE.test(scope.tool.purpose.replace(/\S*:\/\/\S*|\S+\.(?:io|app|dev|com|net|me|sh|st|ly)\b\S*/g, " ")) ? ["low", "URL on a tunnel, paste or webhook-catcher host, from a tool whose purpose is that service"] : ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
     else if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(host)) [severity, why] = privateIp(host) ? ["low", "URL to a private IP address"] : ["high", "URL to a raw public IP address"];
     else if (/[?&][\w-]+=(?:\{|\$|<|%7b)/i.test(rest)) [severity, why] = ["medium", "URL with a data placeholder in its query"];
     const raw = view.evidence(m.index, m.index + url.length).text;
@@ -172,7 +185,7 @@ export function scanParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSi
 }
 
 const PURE = /\b(?:add|sum|subtract|minus|plus|multiply|divide|calculate|calculator|calc|math|arithmetic|convert|conversion|format|weather|forecast|time|date|timezone|fact|facts|joke|random|echo|hello|greet|greeting|translate|uuid|count|reverse|uppercase|lowercase|numbers?|temperature|currency|units?|quote|dice|roll|coin)\b/;
-const NOT_PURE = /\b(?:file|files|path|director\w*|url|http\w*|key|token|auth\w*|credential\w*|ssh|secret\w*|upload\w*|download\w*|repo\w*|database|sql|email|message\w*|send\w*|shell|command|exec\w*|browser|page)\b/;
+const NOT_PURE = /\b(?:file|files|path|director\w*|url|http\w*|key|token|auth\w*|credential\w*|ssh|secret\w*|upload\w*|download\w*|repo\w*|database|sql|email|message\w*|send\w*|shell|command|exec\w*|browser|page|password\w*|vault\w*|log\s?in|sign\s?in|accounts?|wallets?|bank\w*|payments?)\b/;
 
 /** A tool that only computes: its name says so and its text mentions no files, network or secrets. */
 export function isPureTool(nameWords: string, purpose: string): boolean {

@@ -146,10 +146,39 @@ export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): vo
     const width = pad.end - pad.start;
     sink.add(scope, "R3", "medium", view.rawEvidence(after, Math.min(raw.length, after + 120)), `${width} whitespace characters push the text that follows out of view`);
   }
-  const comment = /<!--([\s\S]{0,4000}?)-->/.exec(raw);
-  if (comment && /[A-Za-z]{3,}/.test(comment[1] ?? "")) {
-    sink.add(scope, "R3", "medium", view.rawEvidence(comment.index, comment.index + comment[0].length), "HTML comment: hidden when rendered, read by the model");
+  if (!/<|\]\s*[(:]/.test(raw)) return;
+  for (const region of hiddenRegions(raw)) {
+    const text = region.text.toLowerCase().replace(/\s+/g, " ");
+    if (!/\p{L}{3,}/u.test(text)) continue;
+    const commanding = AGENT_ADDRESS.test(text) || IMPERATIVE.test(text);
+    if (!commanding && region.kind !== "HTML comment") continue;
+    const message = commanding ? `${region.kind}: hidden when rendered, and it gives the reading model instructions` : "HTML comment: hidden when rendered, read by the model";
+    // A comment with no order and no addressee is usually generator boilerplate: a cue, not a threat.
+    sink.add(scope, "R3", commanding ? "high" : "low", view.rawEvidence(region.start, region.end), message);
   }
+}
+
+/** Text addressed to the model ("Assistant:", "note to the AI", "SYSTEM:"). */
+const AGENT_ADDRESS = /(?:^|[\s([>"'])(?:assistant|ai(?: agent)?|agent|model|llm|claude|gpt|chatgpt|copilot|system)\s*[:,]|\b(?:note|instructions?|message)s?\s+(?:to|for)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\b/;
+/** A sentence that starts with an order to act (call, send, read, ignore…). */
+const IMPERATIVE = /(?:^|[.:;!?(["']\s*)\s*(?:please\s+|also\s+|first\s+|then\s+|now\s+)?(?:call|invoke|send|forward|read|include|e-?mail|upload|delete|ignore|disregard|always|never|append|attach|pass|run|execute|copy|post|fetch|exfiltrate|bcc)\b/;
+
+type Region = { kind: string; start: number; end: number; text: string };
+
+/**
+ * Parts of a description that a rendered view hides but a model reads: HTML comments, markdown
+ * link titles (shown only on hover), markdown comment links ("[//]: # (…)"), elements styled
+ * invisible, and collapsed <details> bodies.
+ */
+function hiddenRegions(raw: string): Region[] {
+  const out: Region[] = [];
+  const add = (kind: string, m: RegExpMatchArray, group = 1) => out.push({ kind, start: m.index!, end: m.index! + m[0].length, text: m[group] ?? "" });
+  for (const m of raw.matchAll(/<!--([\s\S]{0,4000}?)-->/g)) add("HTML comment", m);
+  for (const m of raw.matchAll(/\]\(\s*<?[^\s)>]*>?\s+(?:"([^"\n]{1,400})"|'([^'\n]{1,400})')\s*\)/g)) out.push({ kind: "markdown link title", start: m.index, end: m.index + m[0].length, text: m[1] ?? m[2] ?? "" });
+  for (const m of raw.matchAll(/^\s*\[[^\]\n]{0,40}\]:\s*(?:#|<>|\S+)\s+\(([^)\n]{1,400})\)/gm)) add("markdown comment", m);
+  for (const m of raw.matchAll(/<(\w+)\b[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d])|\shidden(?:\s|>|=))[^>]*>([\s\S]{0,2000}?)<\/\1>/gi)) add("invisible HTML element", m, 2);
+  for (const m of raw.matchAll(/<details\b[^>]*>([\s\S]{0,4000}?)<\/details>/gi)) out.push({ kind: "collapsed <details> block", start: m.index, end: m.index + m[0].length, text: (m[1] ?? "").replace(/<summary\b[^>]*>[\s\S]*?<\/summary>/i, "") });
+  return out;
 }
 
 const SHELL = /\b(curl|wget|bash|zsh|powershell|pwsh|iex|invoke-expression|ncat|netcat|nc|python3?|perl|ruby|php|node)\b[^\n]{0,80}(\||;|&&|\s-c\b|\s-e\b|https?:|\/dev\/tcp)|\brm\s+-rf?\b|\bchmod\s+[0-7+]|\/dev\/tcp\/|\bbase64\s+-d\b|\bmkfifo\b|\beval\s*\(|\bexec\s*\(|\|\s*(ba)?sh\b/;

@@ -5,7 +5,7 @@
 import { isObject } from "../diff/json";
 import { inputProperties } from "./extract";
 import { expandIdentifier, normalizeText } from "./normalize";
-import { PATH_TARGETS } from "./rules-data";
+import { METADATA_HOST, PATH_TARGETS } from "./rules-data";
 import type { FindingSink } from "./sink";
 import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type Severity, type StringField, type ToolLike } from "./types";
 
@@ -52,8 +52,14 @@ export function scanSchemaStrings(toolName: string, strings: readonly ExtractedS
       else if (words.split(" ").length >= 6 && SENTENCE_NAME.test(words)) sink.add(scope, "R23", "high", ev, `the identifier "${words}" reads as an instruction`);
       continue;
     }
-    if (s.field !== "default" && s.field !== "examples" && s.field !== "const") continue;
+    if (s.field !== "default" && s.field !== "examples" && s.field !== "const" && s.field !== "uri") continue;
     const text = s.text.toLowerCase();
+    const host = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^/:?#]*)/.exec(text.trim())?.[1] ?? "";
+    if (METADATA_HOST.test(host)) {
+      sink.add(scope, "R23", "high", ev, `${s.field} value is a cloud metadata endpoint: fetching it returns the machine's cloud credentials`);
+      continue;
+    }
+    if (s.field === "uri") continue;
     const prop = propertyOf(s.pointer);
     const propDescription = descriptions.get(s.pointer.replace(/\/(?:default|examples|example|const)(?:\/.*)?$/, "")) ?? "";
     if (COMMAND.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value is a shell command`);

@@ -6,12 +6,16 @@ import { crossIndex, scanCollisions, scanReferences, type CrossIndex } from "./r
 import { scanCredentials } from "./rules-credentials";
 import { isPureTool, scanData, scanParameters } from "./rules-data";
 import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } from "./rules-hidden";
+import { scanHarvestParameters, scanHarvestText } from "./rules-harvest";
 import { scanInstructions } from "./rules-instructions";
+import { scanMultilingual } from "./rules-multilingual";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
 import { extractWithLimits } from "./extract";
+import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
-import type { AuditFinding, ExtractedString, ScanOptions, ToolLike } from "./types";
+import { findPayloads } from "./decode-payloads";
+import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
 const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*)\b/;
@@ -45,13 +49,42 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanEncoded(view, scope, sink);
   scanScripts(view, scope, sink);
   scanInstructions(view, scope, sink);
+  scanMultilingual(view, scope, sink);
   scanData(view, scope, sink);
   scanCredentials(view, scope, sink);
+  scanHarvestText(view, scope, sink);
   scanReferences(view, scope, sink, index);
+  scanDecoded(view, scope, sink, index);
 }
 
-/** Findings of one tool (families A–C, E, and D's references; collisions need the whole list). */
-export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
+const SEVERITY_OF_DECODED: Record<Severity, Severity | null> = { critical: "critical", high: "critical", medium: "high", low: null, info: null };
+
+/**
+ * R4 — decode what a model could decode (base64, hex, percent-encoding, rot13) and run the phrase
+ * rules over the decoded text: a payload that says what a poisoned description would say is worse
+ * than the plain text (it was hidden from people on purpose), so medium becomes high.
+ */
+function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
+  for (const p of findPayloads(view.raw)) {
+    const inner = new TextView(p.text);
+    const scratch = new FindingSink();
+    scanInstructions(inner, scope, scratch);
+    scanMultilingual(inner, scope, scratch);
+    scanData(inner, scope, scratch);
+    scanReferences(inner, scope, scratch, index);
+    const worst = scratch.list.filter((f) => !f.discounted).sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity])[0];
+    const severity = worst ? SEVERITY_OF_DECODED[worst.severity] : null;
+    if (!worst || !severity) continue;
+    const clip = p.text.length > 100 ? `${p.text.slice(0, 99)}…` : p.text;
+    sink.add(scope, "R4", severity, view.rawEvidence(p.start, p.end), `${p.kind} payload decodes to ${JSON.stringify(clip)} (${worst.ruleId}: ${worst.message})`, { decoded: p.text, discount: scope.tool.describesAttacks });
+  }
+}
+
+/**
+ * Findings of one tool (families A–C, E, and D's references; collisions need the whole list).
+ * `extra` are strings a tool does not have but the item scanned as one does (a resource's uri).
+ */
+export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = []): AuditFinding[] {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
@@ -60,9 +93,10 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
     const why = truncated.reason === "depth" ? "nested deeper than 64 levels" : "holds more than 10,000 strings";
     sink.add({ toolName: name, pointer: truncated.pointer }, "R22", "medium", { text: truncated.pointer, start: 0, end: 0 }, `the schema ${why}: what lies beyond was not inspected`);
   }
-  for (const s of strings) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
+  for (const s of [...strings, ...extra]) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
   scanParameters(tool, ctx, sink);
-  scanSchemaStrings(name, strings, sink);
+  scanHarvestParameters(tool, ctx, sink);
+  scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
@@ -71,13 +105,16 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex): AuditFinding[] {
 
 /**
  * Families A–E over a tool list. `otherServers` (the team's other servers) enables shadowing
- * (R19) and cross-server collisions (R21); `instructions` are scanned like a description.
+ * (R19) and cross-server collisions (R21); `instructions` are scanned like a description;
+ * `prompts`, `resources` and `resourceTemplates` are scanned as tools are (scan-surface.ts), their
+ * findings naming the item's kind and name.
  */
 export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {}): AuditFinding[] {
   const others = options.otherServers ?? [];
   const index = crossIndex(tools, others);
   const findings: AuditFinding[] = [];
   for (const tool of tools) findings.push(...scanOneTool(tool, index));
+  for (const item of surfaceItems(options)) findings.push(...scanOneTool(item.tool, index, item.extra).map((f) => toItemFinding(f, item)));
 
   const sink = new FindingSink();
   if (typeof options.instructions === "string" && options.instructions) {

@@ -35,7 +35,9 @@ export function aggregateSeverity(findings: readonly AuditFinding[]): Aggregate 
   const medium = count("medium");
   if (high >= 2 || (high >= 1 && medium >= 3)) severity = "critical";
   else if (medium >= 3) severity = maxSeverity(severity, "high");
-  else if (count("low") >= 4) severity = maxSeverity(severity, "medium");
+  // Quoted or example-framed matches (discounted) do not add up: a security tool that quotes four
+  // kinds of attack is describing them, and each quote is still listed at low.
+  else if (countUndiscounted(findings) >= 4) severity = maxSeverity(severity, "medium");
   const score = Math.min(100, levels.reduce((sum, s) => sum + SEVERITY_WEIGHT[s], 0));
   const rules = [...perRule.entries()].sort((a, b) => SEVERITY_RANK[b[1]] - SEVERITY_RANK[a[1]] || ruleNumber(a[0]) - ruleNumber(b[0])).map(([id]) => id);
   return { severity, score, rules };
@@ -43,11 +45,14 @@ export function aggregateSeverity(findings: readonly AuditFinding[]): Aggregate 
 
 const ruleNumber = (id: AuditRuleId) => Number(id.slice(1));
 
+/** Distinct rules with at least one low-or-above finding that was not discounted. */
+const countUndiscounted = (findings: readonly AuditFinding[]) => new Set(findings.filter((f) => !f.discounted && SEVERITY_RANK[f.severity] >= SEVERITY_RANK.low).map((f) => f.ruleId)).size;
+
 /** Findings grouped by the entity they are about: each tool by name, "" for server-level findings. */
 export function groupByEntity(findings: readonly AuditFinding[]): Map<string, AuditFinding[]> {
   const groups = new Map<string, AuditFinding[]>();
   for (const f of findings) {
-    const key = f.toolName ?? "";
+    const key = f.item && f.item.kind !== "tool" ? `${f.item.kind} ${f.item.name}` : (f.toolName ?? "");
     const list = groups.get(key);
     if (list) list.push(f);
     else groups.set(key, [f]);

@@ -1,4 +1,4 @@
-import { familyOf } from "./catalog";
+import { familyOf, ruleDocPath } from "./catalog";
 import type { TextView } from "./text-view";
 import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Evidence, type Severity, type StringField } from "./types";
 
@@ -46,6 +46,7 @@ export class FindingSink {
       message: discounted ? `${message} (quoted or example framing: discounted)` : message,
       ...(extra.decoded !== undefined ? { decoded: extra.decoded } : {}),
       ...(discounted ? { discounted: true as const } : {}),
+      docs: ruleDocPath(ruleId),
     };
     const key = `${scope.toolName ?? ""}\u0000${scope.pointer}\u0000${ruleId}`;
     const prev = this.byKey.get(key);

@@ -33,7 +33,9 @@ export type StringField =
   | "property-name"
   | "required"
   | "schema-keyword"
-  | "meta";
+  | "meta"
+  /** A resource's uri or a resource template's uriTemplate. */
+  | "uri";
 
 export type ExtractedString = {
   /** RFC 6901 pointer from the tool's root; for a property name, the pointer of that property's schema. */
@@ -65,6 +67,33 @@ export type AuditFinding = {
   decoded?: string;
   /** The match sat inside quotes or example framing ("detects prompts such as '…'"), so it was lowered to low. */
   discounted?: true;
+  /** Set when the finding is about a prompt, resource or resource template rather than a tool (toolName then holds its name). */
+  item?: { kind: ItemKind; name: string };
+  /** Repository path of the page that explains the rule, with an example (docs/rules/<ruleId>.md). */
+  docs?: string;
+};
+
+/** What a finding is about: tools/list, prompts/list, resources/list, resources/templates/list entries. */
+export type ItemKind = "tool" | "prompt" | "resource" | "resourceTemplate";
+
+/** A prompts/list entry as served (MCP 2025-06-18 Prompt). */
+export type PromptLike = {
+  name: string;
+  title?: unknown;
+  description?: unknown;
+  arguments?: unknown;
+  [key: string]: unknown;
+};
+
+/** A resources/list entry (Resource) or resources/templates/list entry (ResourceTemplate) as served. */
+export type ResourceLike = {
+  name?: unknown;
+  title?: unknown;
+  uri?: unknown;
+  uriTemplate?: unknown;
+  description?: unknown;
+  mimeType?: unknown;
+  [key: string]: unknown;
 };
 
 export type OtherServer = { serverName: string; tools: readonly ToolLike[] };
@@ -74,6 +103,12 @@ export type ScanOptions = {
   otherServers?: readonly OtherServer[];
   /** Server instructions (initialize / server/discover): scanned like a description. */
   instructions?: string | null;
+  /** prompts/list entries: name, title, description and each argument's name, title and description are scanned. */
+  prompts?: readonly PromptLike[];
+  /** resources/list entries: name, title, description, uri and mimeType are scanned. */
+  resources?: readonly ResourceLike[];
+  /** resources/templates/list entries: as resources, with uriTemplate for uri. */
+  resourceTemplates?: readonly ResourceLike[];
 };
 
 export type ChangeInput = {

@@ -1,40 +1,63 @@
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluate, loadCorpus } from "../fixtures/audit-corpus/evaluate";
+import { HELD_OUT_DIR, evaluate, loadCorpus, summaryLine } from "../fixtures/audit-corpus/evaluate";
 
-// The evaluation corpus (tests/fixtures/audit-corpus): published attack examples reconstructed
-// from their sources, tools of the official reference servers as served, hard negatives (tools
-// that describe attacks, take key paths, shout IMPORTANT…), history pairs, and a held-out batch
-// written after the rules were frozen. "Flagged" is defined in evaluate.ts: aggregated severity
-// high or critical (for history cases: needs-review and history findings at high or above).
+// The evaluation corpus (tests/fixtures/audit-corpus), split by source:
+// - TUNING (*.json at the top): published attacks reconstructed from their sources, official
+//   reference servers as served, hard negatives, history pairs, an earlier post-freeze batch, and
+//   the issue-15 families (multilingual, encoded, confusable, hidden markup, schema fields,
+//   credential harvesting, impersonation, prompts/resources, twins) with their hard negatives;
+// - HELD-OUT (held-out/*.json): written before the rules ran on it and never tuned on
+//   (held-out/README.md). Its numbers are asserted on their own, a little below what they are, so a
+//   regression shows; they are not raised by fixing individual held-out cases.
+// "Flagged" is defined in evaluate.ts: aggregated severity high or critical.
 
 const cases = loadCorpus();
 const result = evaluate(cases);
 
 describe("audit corpus", () => {
-  it("holds at least 100 labelled cases with unique ids, each citing its source", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(100);
+  it("holds at least 300 labelled cases with unique ids, each citing its source, split into tuning and held-out", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(300);
     expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
     for (const c of cases) {
       expect(["malicious", "benign"]).toContain(c.label);
       expect(c.source.length).toBeGreaterThan(10);
     }
-    expect(result.positives).toBeGreaterThanOrEqual(40);
-    expect(result.negatives).toBeGreaterThanOrEqual(40);
+    expect(result.heldOut.positives).toBeGreaterThanOrEqual(60);
+    expect(result.heldOut.negatives).toBeGreaterThanOrEqual(40);
+    expect(fs.readFileSync(path.join(HELD_OUT_DIR, "README.md"), "utf8")).toMatch(/never change a rule to fix an individual case/i);
   });
 
-  it("recall ≥ 0.90 and false-positive rate ≤ 0.05", () => {
+  it("has every issue-15 family in both splits, each with malicious cases, and twin pairs with both sides labelled", () => {
+    const families = ["multilingual", "encoded", "confusable", "hidden-markup", "schema-fields", "credential-harvest", "impersonation", "prompts-resources", "twin"];
+    for (const split of [result.tuning, result.heldOut]) {
+      for (const f of families) expect(split.families[f]?.malicious ?? 0, f).toBeGreaterThan(0);
+      expect(split.families["hard-negative"]?.benign ?? 0).toBeGreaterThanOrEqual(20);
+    }
+    for (const c of cases.filter((c) => c.twin)) expect(cases.filter((o) => o.twin === c.twin).map((o) => o.label).sort()).toEqual(["benign", "malicious"]);
+  });
+
+  it("tuning set: recall ≥ 0.98, false-positive rate ≤ 0.02, every twin pair separated", () => {
+    const t = result.tuning;
+    console.log(summaryLine("tuning  ", t));
+    if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
+    if (t.falsePositives.length) console.log(`  false positives: ${t.falsePositives.join(", ")}`);
+    expect(t.recall).toBeGreaterThanOrEqual(0.98);
+    expect(t.fpr).toBeLessThanOrEqual(0.02);
+    expect(t.twins.notSeparated).toEqual([]);
+  });
+
+  it("held-out set (never tuned on): recall ≥ 0.90, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
     const h = result.heldOut;
-    console.log(
-      `audit corpus: ${result.total} cases, recall ${result.recall.toFixed(2)} (${result.tp}/${result.positives}), FPR ${result.fpr.toFixed(2)} (${result.fp}/${result.negatives})` +
-        ` — hard negatives flagged ${result.hardFp}/${result.hardNegatives}; held-out: ${h.tp}/${h.positives} flagged, ${h.fp}/${h.negatives} false positives`,
-    );
-    if (result.missed.length) console.log(`  missed: ${result.missed.join(", ")}`);
-    if (result.falsePositives.length) console.log(`  false positives: ${result.falsePositives.join(", ")}`);
-    expect(result.recall).toBeGreaterThanOrEqual(0.9);
-    expect(result.fpr).toBeLessThanOrEqual(0.05);
+    console.log(summaryLine("held-out", h));
+    expect(h.recall).toBeGreaterThanOrEqual(0.9);
+    expect(h.fpr).toBeLessThanOrEqual(0.02);
+    expect(h.twins.pairs).toBe(12);
+    expect(h.twins.separated).toBeGreaterThanOrEqual(11);
   });
 
-  it("every published attack is critical or high, and security tools that describe attacks stay below high", () => {
+  it("every published attack is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
     expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual([]);
     const hard = result.rows.filter((r) => r.c.file === "hard-negatives.json");

@@ -1,4 +1,5 @@
 import type { AlertFinding } from "../../../lib/alerts/alert-dto";
+import { RULE_BY_ID, ruleDocPath } from "../../../lib/audit/catalog";
 import type { AuditFinding } from "../../../lib/audit/types";
 import { SeverityBadge } from "../../_components/alerts/SeverityBadge";
 import { VisibleText } from "../../_components/VisibleText";
@@ -63,11 +64,15 @@ function FindingItem({ finding, raw }: { finding: Audit; raw: string | null }) {
     <li data-testid="audit-finding" data-rule={finding.ruleId} data-severity={finding.severity} className={finding.preexisting ? "preexisting" : undefined}>
       <div className="finding-line">
         <SeverityBadge severity={finding.severity} />
-        <code className="rule-id" data-testid="finding-rule">
+        <code className="rule-id" data-testid="finding-rule" title={RULE_BY_ID[finding.ruleId]?.name}>
           {finding.ruleId}
         </code>
         <span className="finding-message">
           <VisibleText text={finding.message} />
+        </span>
+        {/* Where the rule is explained, with an example: a path in the repository (findings stored before it existed lack `docs`). */}
+        <span className="muted small rule-doc" data-testid="finding-doc">
+          rule explained in <code>{finding.docs ?? ruleDocPath(finding.ruleId)}</code>
         </span>
         {finding.preexisting ? (
           <span className="tag" title="The approved baseline already had this; it did not raise the alert">

@@ -1,0 +1,79 @@
+// Instructions to the agent written in other languages (de, es, fr, it, pt, nl, ru, zh, ja, ko).
+// Not phrase lists, which a translator's synonym defeats, but small per-language stem lists per
+// ROLE: "ignore" + "instructions", "tell" + "user" under a negation, "secretly", a verb of moving
+// data (read, send, include, put…), and what it moves (conversation history, passwords, keys).
+// A finding needs two roles in one sentence (e.g. a moving verb and a secret or a credential path,
+// which is language-independent), so a benign description that says "instructions" or "password"
+// once does not match. Stems are accent-free: the text is matched with Latin accents removed.
+
+/** One role: a union of stems over languages. Latin/Cyrillic stems must start a word; CJK need not. */
+type Role = { word: string[]; cjk: string[] };
+
+const role = (word: string[], cjk: string[] = []): Role => ({ word, cjk });
+
+export const ROLES = {
+  ignore: role(
+    ["ignorier", "vergiss", "vergessen", "missacht", "ignora", "ignore", "ignorez", "olvida", "omite", "descarta", "oublie", "dimentica", "esqueca", "negeer", "vergeet", "игнорир", "забудь", "забуд", "не обращай внимания", "пренебреги"],
+    ["忽略", "无视", "無視", "忘记", "忘掉", "不要理会", "무시", "잊"],
+  ),
+  instructions: role(
+    ["anweisung", "instruktion", "regeln", "vorgabe", "befehl", "instruccion", "indicacion", "reglas", "consigne", "instruction", "regle", "directive", "istruzion", "regole", "indicazion", "instruc", "regras", "orientac", "instructie", "regels", "инструкц", "указани", "правил", "команд"],
+    ["指令", "指示", "说明", "規則", "规则", "命令", "提示词", "ルール", "지시", "명령", "규칙", "지침"],
+  ),
+  tell: role(
+    ["erwahn", "sag", "teil", "verrat", "informier", "mitteil", "benachrichtig", "di$", "digas$", "diga$", "digan$", "decir", "mencion", "informe", "informa", "avis", "cuent", "revel", "dis$", "dire$", "dites$", "mentionn", "signale", "previen", "dirlo$", "dirle$", "menziona", "avvis", "rivel", "dizer", "conte$", "vertel", "meld", "zeg", "сообща", "сообщи", "говор", "скаж", "упомина", "упомян", "информир", "рассказ", "предупре"],
+    ["告诉", "告知", "通知", "提及", "透露", "伝え", "知らせ", "言わ", "教え", "알리", "말하", "말씀", "언급"],
+  ),
+  user: role(["benutzer", "nutzer", "anwender", "usuario", "utilisateur", "utente", "utilizador", "gebruiker", "пользовател"], ["用户", "用戶", "使用者", "ユーザー", "ユーザ", "利用者", "사용자", "유저"]),
+  negation: role(["nicht$", "nie$", "nichts$", "kein", "no$", "nunca$", "sin$", "ne$", "n'$", "pas$", "jamais$", "sans$", "rien$", "non$", "mai$", "senza$", "nao$", "sem$", "niet$", "nooit$", "zonder$", "не$", "никогда$", "без$", "ничего$"], ["不要", "不", "勿", "别", "无需", "ないで", "しないで", "せず", "마세요", "말고", "않", "지 마"]),
+  secretly: role(["heimlich", "unauffallig", "verdeckt", "en secreto", "secretamente", "silenciosamente", "discretamente", "sigilosamente", "secretement", "discretement", "silencieusement", "en douce", "segretamente", "di nascosto", "silenziosamente", "stiekem", "тайно", "незаметно", "скрытно", "втихую", "молча"], ["秘密地", "悄悄", "偷偷", "暗中", "こっそり", "密かに", "ひそかに", "黙って", "몰래", "조용히"]),
+  move: role(
+    ["lies$", "lese$", "lesen$", "sende", "senden", "schick", "ubergib", "ubergeben", "fuge", "fug", "hinzufug", "anhang", "einfug", "kopier", "hochlad", "lade", "weiterleit", "leite",
+      "lee$", "leer$", "envia", "enviar", "manda", "incluy", "incluir", "adjunt", "agrega", "anade", "pasa", "pasalo$", "copia", "reenvia", "sube$",
+      "lis$", "lisez$", "lire$", "envoie", "envoyer", "ajoute", "ajouter", "inclus$", "incluez$", "inclure$", "joins$", "joindre$", "copie", "transmet", "transfere", "televers", "mets$", "mettez$",
+      "leggi", "invia", "inviare", "includi", "aggiungi", "allega", "inoltra", "carica", "metti",
+      "leia$", "ler$", "envie$", "envie-", "inclua", "adicione", "anexe", "copie", "encaminhe", "coloque",
+      "lees$", "stuur", "verstuur", "voeg", "kopieer",
+      "прочита", "прочти", "читай", "отправ", "передай", "перешли", "пришли", "добав", "включи", "вставь", "скопируй", "загрузи", "выгрузи"],
+    ["读取", "读", "发送", "发给", "发到", "放入", "加入", "附上", "附在", "上传", "复制", "转发", "包含", "传给", "読み", "読ん", "送信", "送っ", "送る", "入れ", "含め", "添付", "追加", "アップロード", "転送", "コピー", "읽", "보내", "전송", "넣", "포함", "첨부", "업로드", "복사", "전달"],
+  ),
+  chat: role(
+    ["chatverlauf", "gesprachsverlauf", "verlauf", "unterhaltung", "historial", "conversacion", "historique", "conversation", "cronologia", "conversazion", "historico", "conversa", "geschiedenis", "gesprek", "истори", "переписк", "разговор", "диалог"],
+    ["聊天记录", "对话", "會話", "会话", "历史记录", "聊天", "会話", "履歴", "チャット", "대화", "채팅", "기록"],
+  ),
+  secret: role(
+    ["passwort", "passworter", "kennwort", "schlussel", "api-schlussel", "zugangsdaten", "anmeldedaten", "contrasena", "clave$", "claves$", "credencial", "mot de passe", "mots de passe", "cle$", "cles$", "identifiants$", "jeton", "password", "chiave", "chiavi", "credenzial", "senha", "chave", "wachtwoord", "sleutel", "парол", "ключ", "токен", "учетн", "код подтвержд"],
+    ["密码", "密钥", "令牌", "验证码", "凭据", "憑證", "私钥", "助记词", "パスワード", "秘密鍵", "トークン", "認証コード", "確認コード", "비밀번호", "암호", "토큰", "인증 코드", "인증번호"],
+  ),
+} as const;
+
+export type RoleName = keyof typeof ROLES;
+
+const LETTER = String.raw`\p{L}`;
+const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** A stem starts a word; a trailing "$" means the whole word ("no$" is not the start of "node"). */
+const compile = (r: Role) =>
+  new RegExp([...r.word.map((w) => (w.endsWith("$") ? String.raw`(?<!${LETTER})${escapeRe(w.slice(0, -1))}(?!${LETTER})` : String.raw`(?<!${LETTER})${escapeRe(w)}`)), ...r.cjk].join("|"), "gu");
+
+export const ROLE_RE = Object.fromEntries(Object.entries(ROLES).map(([k, r]) => [k, compile(r)])) as Record<RoleName, RegExp>;
+
+/** Accent-free lower case for Latin letters only (Japanese voiced marks and Cyrillic й are kept). */
+export function foldForCues(raw: string): string {
+  return raw.normalize("NFKD").replace(/(?<=\p{Script=Latin})\p{M}+/gu, "").normalize("NFKC").toLowerCase();
+}
+
+/** Sentences of folded text: split on Latin, CJK and line-break sentence ends. */
+export function cueSentences(folded: string): Array<{ start: number; text: string }> {
+  const out: Array<{ start: number; text: string }> = [];
+  const re = /[.!?;](?=\s|$)|[。！？；\n]/g;
+  let start = 0;
+  for (let m: RegExpExecArray | null; (m = re.exec(folded)) !== null; ) {
+    if (m.index + 1 > start) out.push({ start, text: folded.slice(start, m.index + 1) });
+    start = m.index + 1;
+  }
+  if (start < folded.length) out.push({ start, text: folded.slice(start) });
+  return out;
+}
+
+/** Whether a text has enough non-English signal to be worth the multilingual pass (any non-ASCII letter). */
+export const mayBeForeign = (raw: string) => /[^\x20-\x7e\t\n\r]/.test(raw) || /\b(?:ignora|olvida|envia|envoie|ignoriere|vergiss|stuur|invia|envie)\b/i.test(raw);

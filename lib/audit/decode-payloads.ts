@@ -1,0 +1,75 @@
+// Encoded payloads a model can decode on its own: base64, hex, percent-encoding (URL encoding) and
+// rot13. Each candidate is decoded and handed back with its span, so the caller can run the phrase
+// rules over the decoded text (scan-tools.ts scanDecoded): what the payload SAYS decides, not the
+// fact that something is encoded (image data and hashes are encoded too).
+export type Payload = { kind: "base64" | "hex" | "url-encoding" | "rot13"; start: number; end: number; text: string };
+
+const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+!*'()-])+/g;
+const ROT13_HINT = /\brot-?13\b|\bcaesar\b/i;
+const MAX_PAYLOADS = 20;
+
+export function decodeBase64(blob: string): string | null {
+  try {
+    let s = blob.replace(/-/g, "+").replace(/_/g, "/").replace(/=+$/, "");
+    s += "=".repeat((4 - (s.length % 4)) % 4);
+    const bytes = Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+    return printable(new TextDecoder("utf-8", { fatal: false }).decode(bytes));
+  } catch {
+    return null;
+  }
+}
+
+export function decodeHex(blob: string): string | null {
+  const hex = blob.replace(/\\x/g, "");
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return printable(new TextDecoder("utf-8", { fatal: false }).decode(bytes));
+}
+
+export const rot13 = (s: string) => s.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
+
+/** Decoded text that reads as text: at least 8 characters, 95% printable (letters of any script count). */
+export function printable(text: string): string | null {
+  if (text.length < 8) return null;
+  let ok = 0;
+  for (const ch of text) if (/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\t\r]/u.test(ch) && ch !== "\ufffd") ok++;
+  return ok / [...text].length >= 0.95 ? text : null;
+}
+
+/** Every decodable payload of a raw string (at most 20). */
+export function findPayloads(raw: string): Payload[] {
+  const out: Payload[] = [];
+  if (raw.length < 16) return out;
+  const push = (p: Payload | null) => p && out.length < MAX_PAYLOADS && out.push(p);
+  for (const m of raw.matchAll(B64)) {
+    const blob = m[0];
+    if (!(/[0-9+/=]/.test(blob) && /[a-z]/.test(blob) && /[A-Z]/.test(blob))) continue;
+    const text = decodeBase64(blob);
+    if (text) push({ kind: "base64", start: m.index, end: m.index + blob.length, text });
+  }
+  for (const m of raw.matchAll(HEX)) {
+    const text = decodeHex(m[0]);
+    if (text) push({ kind: "hex", start: m.index, end: m.index + m[0].length, text });
+  }
+  if (raw.includes("%")) {
+    for (const m of raw.matchAll(PERCENT_RUN)) {
+      if ((m[0].match(/%[0-9A-Fa-f]{2}/g)?.length ?? 0) < 4) continue;
+      try {
+        const text = printable(decodeURIComponent(m[0].replace(/\+/g, " ")));
+        if (text && text !== m[0]) push({ kind: "url-encoding", start: m.index, end: m.index + m[0].length, text });
+      } catch {
+        // not valid percent-encoding: nothing a model would decode either
+      }
+    }
+  }
+  const hint = ROT13_HINT.exec(raw);
+  if (hint) {
+    // The payload is what follows the hint (or the whole text when the hint ends it).
+    const after = raw.slice(hint.index + hint[0].length).replace(/^[\s:)\]-]+/, "");
+    const [start, body] = after.length >= 16 ? [raw.length - after.length, after] : [0, raw];
+    push({ kind: "rot13", start, end: raw.length, text: rot13(body) });
+  }
+  return out;
+}

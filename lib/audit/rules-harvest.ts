@@ -1,0 +1,84 @@
+// R16 (credential harvesting) — a parameter, or a sentence, that asks the user for a password, a
+// one-time/MFA code, a wallet recovery phrase, payment card data or an API secret, on a tool whose
+// own purpose (name, title, summary line: never the rest of the description, or a payload could
+// vouch for itself) has nothing to do with that credential. A password manager taking a password,
+// a sign-in tool taking an OTP, a wallet import taking a seed phrase, a checkout taking a card: all
+// fit. A weather tool taking any of them is phishing through the agent.
+import { inputProperties } from "./extract";
+import { expandIdentifier } from "./normalize";
+import type { FindingSink, Scope, ToolContext } from "./sink";
+import { matches, type TextView } from "./text-view";
+import type { ToolLike } from "./types";
+
+type Kind = { what: string; name: RegExp; words: RegExp; fits: RegExp };
+
+const SIGN_IN = String.raw`auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|users?|accounts?|register\w*|sign\s?up|enrol\w*`;
+const KINDS: Kind[] = [
+  {
+    what: "a one-time or MFA code",
+    name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
+    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?)\b/,
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio)\b`),
+  },
+  {
+    what: "a wallet recovery phrase or private key",
+    name: /(?:^|_)(?:seed|seed_?phrase|seed_?words|mnemonic\w*|recovery_?phrase|secret_?phrase|wallet_?key)(?:$|_)/i,
+    words: /\b(?:seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed))\b/,
+    fits: /\b(?:import\w*|restor\w*|recover\w*|deriv\w*|keygen|generat\w*)\b/,
+  },
+  {
+    what: "payment card data",
+    name: /(?:^|_)(?:card_?number|cc_?num\w*|credit_?card\w*|cvv2?|cvc2?|card_?pin|card_?code|card_?security\w*)(?:$|_)/i,
+    words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin)\b/,
+    fits: /\b(?:pay\w*|checkout|charg\w*|billing|cards?|purchas\w*|orders?|stripe|braintree|adyen|subscri\w*|invoice\w*)\b/,
+  },
+  {
+    what: "a password",
+    name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin)(?:$|_)/i,
+    words: /\b(?:passwords?|passphrase|pin(?:\s+code)?)\b/,
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?)\b`),
+  },
+  {
+    what: "a cloud provider's secret key",
+    name: /(?:^|_)(?:aws_?secret\w*|aws_?access\w*|secret_?access_?key|gcp_?(?:key|credentials?)|azure_?(?:key|secret)\w*|service_?account_?key)(?:$|_)/i,
+    words: /\b(?:(?:aws|amazon|gcp|google\s+cloud|azure)\s+(?:secret\s+)?(?:access\s+)?(?:keys?|credentials?|secrets?)|secret\s+access\s+keys?|service\s+account\s+keys?)\b/,
+    fits: /\b(?:aws|amazon|s3|ec2|lambda|iam|gcp|google\s+cloud|gcs|bigquery|azure|cloud|terraform|pulumi|deploy\w*|infra\w*|kubernetes|k8s)\b/,
+  },
+  {
+    what: "an API key or cloud secret",
+    name: /(?:^|_)(?:api_?key|apikey|secret_?key|secret_?access_?key|aws_?secret\w*|access_?key(?:_?id)?|private_?token|client_?secret)(?:$|_)/i,
+    words: /\b(?:api\s+keys?|secret\s+(?:access\s+)?keys?|access\s+keys?|client\s+secrets?|private\s+tokens?)\b/,
+    fits: /\b(?:api|apis|auth\w*|keys?|tokens?|connect\w*|integrat\w*|clients?|sdk|service|services|cloud|aws|gcp|azure|openai|anthropic|llm|models?|send\w*|sms|e-?mail|mail\w*|webhooks?|deploy\w*|http|requests?|search|maps?|translat\w*|weather|payments?|stripe)\b/,
+  },
+];
+
+const kindOfName = (name: string) => KINDS.find((k) => k.name.test(name));
+const kindOfWords = (text: string) => KINDS.find((k) => k.words.test(text));
+const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`);
+
+/** Parameters named for (or described as) a credential the tool has no reason to need. */
+export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSink): void {
+  for (const [name, schema] of inputProperties(tool)) {
+    const own = `${typeof schema.title === "string" ? schema.title : ""} ${typeof schema.description === "string" ? schema.description : ""}`.toLowerCase();
+    const kind = kindOfName(name) ?? (/^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name) ? kindOfWords(own) : undefined);
+    if (!kind || fitsPurpose(kind, ctx)) continue;
+    const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+    sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" asks for ${kind.what}, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential phishing`);
+  }
+}
+
+const ASK = /\b(?:ask|asks|asking|request|requests|prompt|prompts)\s+(?:the\s+)?(?:user|users|them|customer|account\s+holder)\b[^.\n]{0,20}?\b(?:for|to\s+(?:provide|enter|give|share|reply\s+with|type|paste|send|read\s+out|confirm))\b([^.\n]{0,80})|\b(?:please\s+)?(?:provide|enter|share|give\s+us|type|paste|reply\s+with|send\s+us|tell\s+us)\s+(?:your|the\s+user'?s|their)\b([^.\n]{0,80})/g;
+
+/** Sentences that ask the user for a credential the tool has no reason to need. */
+export function scanHarvestText(view: TextView, scope: Scope, sink: FindingSink): void {
+  const t = view.text;
+  if (!/ask|request|prompt|provide|enter|share|give|type|paste|reply|send|tell/.test(t)) return;
+  for (const m of matches(view, ASK)) {
+    const object = m[1] ?? m[2] ?? "";
+    const kind = kindOfWords(object);
+    if (!kind || fitsPurpose(kind, scope.tool)) continue;
+    sink.phrase(view, scope, "R16", "high", m.index, m.index + m[0].length, `asks the user for ${kind.what}, which this tool has no reason to need: credential phishing`);
+  }
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

@@ -1,0 +1,54 @@
+// R8, R9, R13 and R14 for text in other languages (cues-multilingual.ts): two roles in one
+// sentence make a finding. A credential path is a role in every language (PATH_TARGETS), so
+// "lies ~/.ssh/id_rsa" needs no German word for "key". A prohibition ("不要在查询中包含密码",
+// "do not put passwords in the query") is not an instruction to move data: a negation right
+// before the verb cancels the data roles, though not the concealment role, which is a negation.
+import { cueSentences, foldForCues, mayBeForeign, ROLE_RE, type RoleName } from "./cues-multilingual";
+import { PATH_TARGETS } from "./rules-data";
+import type { FindingSink, Scope } from "./sink";
+import type { TextView } from "./text-view";
+import type { AuditRuleId } from "./types";
+
+const PATH = new RegExp(PATH_TARGETS, "u");
+
+const first = (role: RoleName, text: string): RegExpExecArray | null => {
+  const re = ROLE_RE[role];
+  re.lastIndex = 0;
+  return re.exec(text);
+};
+const has = (role: RoleName, text: string) => first(role, text) !== null;
+
+/** Every match of a role in the sentence: one whose 14 characters before hold a negation is "negated". */
+function moveVerbs(text: string): Array<{ index: number; negated: boolean }> {
+  const out: Array<{ index: number; negated: boolean }> = [];
+  const re = ROLE_RE.move;
+  re.lastIndex = 0;
+  for (let m: RegExpExecArray | null; (m = re.exec(text)) !== null; ) {
+    const before = text.slice(Math.max(0, m.index - 14), m.index);
+    out.push({ index: m.index, negated: has("negation", before) });
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return out;
+}
+
+export function scanMultilingual(view: TextView, scope: Scope, sink: FindingSink): void {
+  const raw = view.raw;
+  if (raw.length < 8 || !mayBeForeign(raw)) return;
+  const folded = foldForCues(raw);
+  // Offsets of the folded text match the raw text when folding kept the length (the usual case).
+  const aligned = folded.length === raw.length;
+  const discount = scope.tool.describesAttacks;
+  const report = (ruleId: AuditRuleId, start: number, text: string, message: string) => {
+    const s = aligned ? start : 0;
+    const e = aligned ? start + text.length : Math.min(raw.length, 160);
+    sink.add(scope, ruleId, "high", view.rawEvidence(s, e), `${message} (in another language)`, { discount });
+  };
+  for (const { start, text } of cueSentences(folded)) {
+    if (has("ignore", text) && has("instructions", text)) report("R8", start, text, "instruction override");
+    if ((has("negation", text) && has("tell", text) && has("user", text)) || (has("secretly", text) && has("move", text))) report("R9", start, text, "concealment from the user");
+    const verbs = moveVerbs(text).filter((v) => !v.negated);
+    if (!verbs.length) continue;
+    if (has("secret", text) || PATH.test(text)) report("R13", start, text, "instruction to read or send a secret or credential file");
+    if (has("chat", text)) report("R14", start, text, "asks for the conversation or messages");
+  }
+}
