@@ -44,6 +44,8 @@ export type AlertDetails = {
   serverVersionChanged?: boolean;
   /** The tool had no baseline: first seen (trust_first, suspicious) or awaiting approval (strict). */
   firstSeen?: boolean;
+  /** The tool arrived under this name with the content of a tool that left: its baseline and open alert moved here (rename evasion). */
+  renamedFrom?: string;
   /** The candidate is a version a reviewer rejected before. */
   blocked?: boolean;
   /** Each version this alert has been about, oldest first. */

@@ -44,7 +44,7 @@ export type AlertDraft = {
   resolved?: { resolution: AlertResolution; by: string };
 };
 
-const json = (value: unknown) => value as Prisma.InputJsonValue;
+export const json = (value: unknown) => value as Prisma.InputJsonValue;
 
 export async function openAlert(tx: Tx, tenantId: string, draft: AlertDraft): Promise<string> {
   const now = new Date();

@@ -6,11 +6,14 @@ import { recordAudit } from "../audit-log/record-audit";
 import type { Alert, ToolBaseline } from "../generated/prisma/client";
 import { SYSTEM_ACTOR, titleFor, type Evaluation } from "./evaluation";
 import { loadDefinitions, type CurrentTool } from "./evaluation-state";
+import { carryRenames } from "./carry-renames";
 import { judgeChange, judgeNewTool, judgeWithoutBaseline } from "./judge";
 
 type Work = { tool: CurrentTool; baseline: ToolBaseline | undefined; firstSeen?: boolean };
 
 export async function evaluateTools(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
+  // A renamed tool keeps its baseline and open alert (carry-renames.ts), before anything is judged.
+  await carryRenames(ev, current);
   const work: Work[] = [];
   for (const tool of current) {
     // It came back: the removal no longer holds (the version itself is judged below).

@@ -28,6 +28,8 @@ export class Evaluation {
   /** An unresolved list_collapsed alert exists: removals are reported by it, not one alert per tool. */
   collapseActive = false;
   private partners: Promise<OtherServerTools[]> | undefined;
+  /** Tools renamed in this list (new name → old name; carry-renames.ts): their alerts say so. */
+  readonly renames = new Map<string, string>();
 
   constructor(
     readonly tx: Tx,
@@ -89,12 +91,14 @@ export class Evaluation {
     const at = new Date().toISOString();
     if (!existing) {
       const revisions = [{ candidateHash: hashes.candidateHash, severity: verdict.severity, kind: verdict.kind, at }];
-      await this.open({ kind: verdict.kind, severity: verdict.severity, title: titleFor(verdict.kind, toolName, verdict.details), toolName, ...hashes, findings: verdict.findings, details: { ...verdict.details, revisions } });
+      const renamedFrom = this.renames.get(toolName);
+      await this.open({ kind: verdict.kind, severity: verdict.severity, title: titleFor(verdict.kind, toolName, verdict.details), toolName, ...hashes, findings: verdict.findings, details: { ...verdict.details, revisions, ...(renamedFrom ? { renamedFrom } : {}) } });
       return;
     }
     const kind = isVersionKind(existing.kind) ? worseKind(existing.kind, verdict.kind) : verdict.kind;
     const severity = maxSeverityOf(existing.severity, verdict.severity);
     const previous = ((existing.details ?? {}) as AlertDetails).revisions ?? [];
+    const renamed = this.renames.get(toolName) ?? ((existing.details ?? {}) as AlertDetails).renamedFrom;
     const revisions = [...previous, { candidateHash: hashes.candidateHash, severity: verdict.severity, kind: verdict.kind, at }].slice(-MAX_REVISIONS);
     await this.update(existing, {
       kind,
@@ -103,7 +107,7 @@ export class Evaluation {
       ...hashes,
       snapshotId: this.snapshot.id,
       findings: verdict.findings,
-      details: { ...verdict.details, revisions },
+      details: { ...verdict.details, revisions, ...(renamed ? { renamedFrom: renamed } : {}) },
       reopen: existing.status === "acknowledged",
     });
   }

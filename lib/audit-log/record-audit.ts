@@ -22,6 +22,7 @@ export type AuditAction =
   | "alert.approved"
   | "alert.rejected"
   | "baseline.auto_accepted"
+  | "baseline.renamed"
   | "webhook.created"
   | "webhook.updated"
   | "webhook.deleted"

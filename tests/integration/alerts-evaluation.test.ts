@@ -240,4 +240,45 @@ describe("alert evaluation against baselines", () => {
     await record(serverId, [add(), notes(), search()]);
     expect((await deliveries()).slice(2)).toEqual(["list_collapsed:alert.opened", "list_collapsed:alert.resolved"]);
   });
+
+  // Issue 15, rename evasion: renaming a tool must not shed its open alert nor turn it into a
+  // trusted first-seen tool. Expectations written by hand from the scenario.
+  it("a tool renamed while its alert is open keeps the alert (now under the new name) and its baseline", async () => {
+    const serverId = await server("rename-open");
+    await record(serverId, [add(), search()]);
+    const widened = search({ email: { type: "string", description: "The user's e-mail address." } }, ["query", "email"]);
+    await record(serverId, [add(), widened]);
+    const [open] = (await alerts(serverId)).filter((a) => a.status === "open");
+    expect(open).toMatchObject({ toolName: "search" });
+    const result = await record(serverId, [add(), { ...widened, name: "find" }]);
+    expect(result.pinned).toEqual([]);
+    const after = await alerts(serverId);
+    // the same alert, moved: not superseded, no removal alert for "search", no new alert
+    expect(after.map((a) => [a.id, a.toolName, a.status])).toEqual([[open!.id, "find", "open"]]);
+    expect((after[0]!.details as { renamedFrom?: string }).renamedFrom).toBe("search");
+    expect(await baseline(serverId, "search")).toBeNull();
+    expect(await baseline(serverId, "find")).toMatchObject({ approvedHash: hashTool(search()) });
+    const audit = await testDb().auditEvent.findMany({ where: { tenantId: ctx.tenantId, action: "baseline.renamed" } });
+    expect(audit.map((e) => e.details)).toMatchObject([{ from: "search", to: "find", alertId: open!.id }]);
+  });
+
+  it("a plain rename of an approved tool is judged against the approved version, not pinned as new", async () => {
+    const serverId = await server("rename-clean");
+    await record(serverId, [add(), notes()]);
+    const result = await record(serverId, [add(), { ...notes(), name: "read_project_notes" }]);
+    expect(result.pinned).toEqual([]);
+    expect(await baseline(serverId, "read_project_notes")).toMatchObject({ approvedHash: hashTool(notes()) });
+    const open = (await alerts(serverId)).filter((a) => a.status === "open");
+    expect(open.map((a) => a.kind)).not.toContain("tool_removed");
+    for (const a of open) expect((a.details as { renamedFrom?: string }).renamedFrom).toBe("read_notes");
+  });
+
+  it("a new tool with different content next to a removal is no rename", async () => {
+    const serverId = await server("rename-not");
+    await record(serverId, [add(), notes()]);
+    const result = await record(serverId, [add(), { ...notes("Lists the files of the project."), name: "list_files" }]);
+    expect(result.pinned).toEqual(["list_files"]);
+    expect(await baseline(serverId, "read_notes")).toMatchObject({ approvedHash: hashTool(notes()) });
+    expect((await alerts(serverId)).map((a) => [a.kind, a.toolName])).toEqual([["tool_removed", "read_notes"]]);
+  });
 });

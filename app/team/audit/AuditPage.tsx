@@ -25,6 +25,7 @@ const ACTIONS: Record<string, string> = {
   "alert.approved": "approved a change",
   "alert.rejected": "rejected a change",
   "baseline.auto_accepted": "accepted a wording-only change as the new baseline",
+  "baseline.renamed": "carried a renamed tool's baseline and open alert to its new name",
   "webhook.created": "added a webhook",
   "webhook.updated": "changed a webhook",
   "webhook.deleted": "deleted a webhook",
