@@ -27,10 +27,10 @@ export type ConnectionFacts = {
 };
 
 /**
- * One listing: the tools, and (absent only in lists cached before surfaces were tracked) the
+ * One listing: the tools, and (never served from cache entries stored before surfaces were tracked) the
  * prompts, resources, templates and instructions. ttlMs / cacheScope fold every list's pages.
  */
-export type Listing = ToolListing & { warnings: string[]; surface?: SurfaceListing };
+export type Listing = ToolListing & { warnings: string[]; surface: SurfaceListing };
 
 export type OpenConnection = {
   facts: ConnectionFacts;
@@ -237,7 +237,7 @@ async function listAllTools(
   era: string,
   opts: ConnectOptions,
   diag: Diag,
-): Promise<Listing> {
+): Promise<Omit<Listing, "surface">> {
   const { faults, stdoutNoise } = diag;
   const warnings = new Set<string>();
   let page = 0;
