@@ -18,7 +18,7 @@ const WINDOWS = 10;
 const TTL = 60_000;
 
 const tool = (i: number) => ({ name: `tool_${i}`, description: `Does thing ${i}. `.repeat(8), inputSchema: { type: "object" as const, properties: { id: { type: "string" } } } });
-const listing: Listing = { tools: Array.from({ length: TOOLS }, (_, i) => tool(i)), dropped: [], duplicateNames: [], pages: 1, restarts: 0, ttlMs: TTL, cacheScope: "public", warnings: [] };
+const listing: Listing = { tools: Array.from({ length: TOOLS }, (_, i) => tool(i)), dropped: [], duplicateNames: [], pages: 1, restarts: 0, ttlMs: TTL, cacheScope: "public", warnings: [], surface: { prompts: null, resources: null, resourceTemplates: null, instructions: null } };
 
 function p(samples: number[], q: number): string {
   const s = [...samples].sort((a, b) => a - b);

@@ -1,13 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { diffToolLists, renderDiffText, visibleText, type Level, type ToolLike } from "../lib/diff";
+import type { SurfaceListing } from "../lib/surface/surface-keys";
+import { compareSurfaces, extractSurface, renderSurfaceText } from "./surface-diff";
 
 const HELP = `usage: toolwatch diff <old> <new> [--json] [--fail-on ERR|WARN]
 
 Compares two tool lists and classifies every change (ERR breaks callers, WARN may, INFO does
 not). Each side is a JSON file holding a tools/list result ({"tools": [...]}), a JSON-RPC
 response wrapping one ({"result": {"tools": [...]}}), a bare array of tools, or the output of
-"toolwatch snapshot --json".
+"toolwatch snapshot --json". A file may also carry what the server offers besides tools:
+{"tools": [...], "prompts": [...], "resources": [...], "resourceTemplates": [...], "instructions": "..."};
+when both files do, those are compared too (a new required prompt argument is ERR, a resource's
+URI or MIME type change WARN, changed instructions WARN with a word diff).
 
   --json           print the diff as JSON (stable shape, "version": 1)
   --fail-on LEVEL  exit 1 if any finding is at LEVEL or above (ERR; or WARN: WARN or ERR)
@@ -54,13 +59,17 @@ export async function runDiffCommand(argv: string[], io: DiffIo = { stdout: proc
   }
   const [old, neu] = [sides[0]!.list!, sides[1]!.list!];
   const diff = diffToolLists(old.tools, neu.tools);
+  const surface = old.surface && neu.surface ? compareSurfaces(old.surface, neu.surface) : null;
+  if (Boolean(old.surface) !== Boolean(neu.surface)) io.stderr.write("toolwatch diff: warning: only one file lists prompts/resources/instructions; they were not compared\n");
 
-  if (values.json) io.stdout.write(`${JSON.stringify(diff, null, 2)}\n`);
+  if (values.json) io.stdout.write(`${JSON.stringify(surface ? { ...diff, surface } : diff, null, 2)}\n`);
   else {
     const header = sides.map((s) => `${s.label}: ${visibleText(s.path)} (${s.list!.tools.length} tools, ${s.list!.format})`);
-    io.stdout.write(`${header.join("\n")}\n\n${renderDiffText(diff)}\n`);
+    io.stdout.write(`${header.join("\n")}\n\n${renderDiffText(diff)}\n${surface ? `\n${renderSurfaceText(surface)}\n` : ""}`);
   }
-  if (failOn && meets(diff.summary.levels, failOn)) {
+  const levels = { ...diff.summary.levels };
+  for (const f of surface?.changes.flatMap((c) => c.findings) ?? []) levels[f.level]++;
+  if (failOn && meets(levels, failOn)) {
     if (!values.json) io.stderr.write(`toolwatch diff: failing: findings at ${failOn} or above (--fail-on ${failOn})\n`);
     return 1;
   }
@@ -71,7 +80,7 @@ function meets(levels: Record<Level, number>, threshold: "ERR" | "WARN"): boolea
   return levels.ERR > 0 || (threshold === "WARN" && levels.WARN > 0);
 }
 
-export type LoadedList = { tools: ToolLike[]; format: string; warnings: string[] };
+export type LoadedList = { tools: ToolLike[]; format: string; warnings: string[]; surface?: SurfaceListing | null };
 
 async function loadToolList(path: string): Promise<LoadedList> {
   let text: string;
@@ -122,7 +131,13 @@ export function extractToolList(json: unknown): LoadedList {
   list.forEach((t, i) => {
     if (!isObj(t) || typeof t.name !== "string") throw new InputError(`tools[${i}] is not a tool (an object with a string "name")`);
   });
-  return { tools: list as ToolLike[], format, warnings };
+  let surface: SurfaceListing | null;
+  try {
+    surface = extractSurface(json);
+  } catch (error) {
+    throw new InputError((error as Error).message);
+  }
+  return { tools: list as ToolLike[], format: surface ? `${format} with prompts/resources` : format, warnings, surface };
 }
 
 const pageWarning = "nextCursor is set: this is one page of a paginated list, so tools on other pages will show as removed or added";

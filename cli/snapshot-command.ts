@@ -44,7 +44,7 @@ export async function runSnapshotCommand(argv: string[]): Promise<number> {
     return await withConnectOptions(target, async (common) => {
       if (values.watch) return await watch(target.config, common, values.json);
       const snapshot = await takeSnapshot(target.config, common);
-      console.log(values.json ? JSON.stringify(snapshot, null, 2) : renderSnapshot(snapshot));
+      console.log(values.json ? JSON.stringify(snapshotJson(snapshot), null, 2) : renderSnapshot(snapshot));
       return 0;
     });
   } catch (error) {
@@ -102,4 +102,10 @@ async function watch(config: Parameters<typeof takeSnapshot>[0], common: Omit<Pa
   });
   await session.stop();
   return 0;
+}
+
+/** --json: the snapshot with its prompts, resources, templates and instructions at the top level (the shape `toolwatch diff` reads). */
+function snapshotJson(snapshot: Awaited<ReturnType<typeof takeSnapshot>>) {
+  const { surface, ...rest } = snapshot;
+  return { ...rest, ...surface };
 }

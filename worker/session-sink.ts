@@ -5,6 +5,7 @@ import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "..
 import type { ServiceContext } from "../lib/context";
 import type { DiscoverySink } from "../lib/discovery/discovery-session";
 import type { Logger } from "../lib/logger";
+import type { Listing } from "../lib/discovery/open-connection";
 import { updateSessionState } from "../lib/sessions/update-session-state";
 import { authContextOf, type ServerConnectionConfig } from "../lib/servers/server-config";
 import { getSecretKey } from "../lib/secrets";
@@ -83,6 +84,7 @@ export function createSessionSink(
       const result = await recordSnapshot(ctx, {
         serverId,
         tools: listing.tools,
+        surface: listing.surface,
         trigger,
         protocolVersion: facts.protocolVersion,
         era: facts.era,
@@ -103,7 +105,7 @@ export function createSessionSink(
         changeNotedAt = undefined;
       }
       const source = cached ? `, cache ${cached.outcome}` : "";
-      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools (${trigger}, ${listing.pages} page(s)${source})`);
+      if (result.kind === "created") log(`snapshot ${result.snapshotId.slice(0, 8)}: ${listing.tools.length} tools${surfaceNote(listing.surface)} (${trigger}, ${listing.pages} page(s)${source})`);
       if (cached?.divergence) {
         const { opened } = await raiseDivergence(ctx, serverId, cached.divergence, { snapshotId: result.snapshotId, leaseHolder: workerId });
         log(`R31: the public tool list differs from another authorization context's (${opened ? "alert opened" : "alert updated"})`);
@@ -151,4 +153,16 @@ function cacheHooks(cache: ToolListCache, identity: CacheIdentity, log: (line: s
       await cache.invalidate(identity, "list_changed");
     },
   };
+}
+
+/** ", 3 prompts, 2 resources" for the log line: only the lists the server offers. */
+function surfaceNote(surface: Listing["surface"]): string {
+  if (!surface) return "";
+  const parts = [
+    surface.prompts ? `${surface.prompts.length} prompts` : "",
+    surface.resources ? `${surface.resources.length} resources` : "",
+    surface.resourceTemplates?.length ? `${surface.resourceTemplates.length} templates` : "",
+    surface.instructions ? "instructions" : "",
+  ].filter(Boolean);
+  return parts.length ? `, ${parts.join(", ")}` : "";
 }

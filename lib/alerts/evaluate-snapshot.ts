@@ -2,7 +2,8 @@ import type { ServiceContext } from "../context";
 import { assertLeaseHeld } from "../workers/leases";
 import { lockServer } from "./alert-store";
 import { Evaluation, type EvaluationResult } from "./evaluation";
-import { loadBaselines, loadCurrentTools, loadSnapshots, loadUnresolvedAlerts } from "./evaluation-state";
+import { loadBaselines, loadCurrentSurface, loadCurrentTools, loadSnapshots, loadUnresolvedAlerts } from "./evaluation-state";
+import { parseItemKey } from "../surface/surface-keys";
 import { evaluateCollapse } from "./evaluate-list";
 import { evaluateCollisions } from "./name-collisions";
 import { indexedNames, syncToolNameIndex } from "./tool-name-index";
@@ -38,6 +39,8 @@ export type EvaluateSnapshotInput = {
  *   ERR), else `tool_changed`; severity = max(aggregated findings, ERR→high / WARN→medium / INFO→low),
  *   one level higher for a silent change (R29).
  * - gone: `tool_removed` (low); the baseline stays.
+ * Prompts, resources, templates and the instructions go through the same per-tool rules under their
+ * keys ("prompt summarize"); list-level rules and the name index stay about tools.
  * Per list (evaluate-list.ts): `list_collapsed` (high, R32) instead of a removal per tool, resolved
  * when at least half the tools are back. Then the team's tool-name index takes this list, and each
  * name that joined or left updates the team's one `name_collision` alert for it (name-collisions.ts).
@@ -51,15 +54,18 @@ export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnaps
       const server = await tx.mcpServer.findFirst({ where: { id: input.serverId, tenantId: ctx.tenantId }, select: { id: true, name: true, auditPolicy: true } });
       const { latest, previous, previousCounts } = server ? await loadSnapshots(tx, ctx.tenantId, server.id) : { latest: null, previous: null, previousCounts: [] };
       if (!server || !latest) return { snapshotId: null, pinned: [], autoAccepted: [], opened: [], updated: [], resolved: [] };
-      const [current, baselines, unresolved] = await Promise.all([
+      const [current, surface, baselines, unresolved] = await Promise.all([
         loadCurrentTools(tx, ctx.tenantId, latest.toolVersionIds),
+        loadCurrentSurface(tx, ctx.tenantId, latest.surfaceVersionIds),
         loadBaselines(tx, ctx.tenantId, server.id),
         loadUnresolvedAlerts(tx, ctx.tenantId, server.id),
       ]);
       const ev = new Evaluation(tx, ctx, server, latest, baselines, unresolved);
       await evaluateCollapse(ev, current, { previousToolVersionIds: previous?.toolVersionIds ?? null, previousCounts }, detect);
-      await evaluateTools(ev, current);
-      await evaluateRemovals(ev, current);
+      // Prompts, resources, templates and instructions are judged like tools under their keys
+      // ("prompt summarize"); a snapshot that did not look at them says nothing about their removal.
+      await evaluateTools(ev, [...current, ...surface]);
+      await evaluateRemovals(ev, [...current, ...surface], latest.surfaceTracked ? undefined : (name) => parseItemKey(name) !== null);
       // Last, so the per-name locks it takes are held only until commit, not through the scans.
       const change = await syncToolNameIndex(tx, ctx.tenantId, server.id, current, await indexedNames(tx, ctx.tenantId, server.id));
       await evaluateCollisions(ev, [...change.added, ...change.removed]);

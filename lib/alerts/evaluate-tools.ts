@@ -136,10 +136,10 @@ async function autoAccept(ev: Evaluation, baseline: ToolBaseline, tool: CurrentT
  * collapsed (the list_collapsed alert names them). The baseline stays, so a return is judged
  * against it. A pending (never approved) tool that leaves just closes its approval request.
  */
-export async function evaluateRemovals(ev: Evaluation, current: readonly CurrentTool[]): Promise<void> {
+export async function evaluateRemovals(ev: Evaluation, current: readonly CurrentTool[], notLooked?: (name: string) => boolean): Promise<void> {
   const names = new Set(current.map((t) => t.name));
   for (const [name, baseline] of ev.baselines) {
-    if (names.has(name)) continue;
+    if (names.has(name) || notLooked?.(name)) continue;
     const alert: Alert | undefined = ev.versionAlert(name);
     if (alert) await ev.resolve(alert, "superseded");
     if (baseline.approvedHash === null || ev.collapseActive || ev.unresolvedOf("tool_removed", name)) continue;

@@ -1,14 +1,19 @@
 // Loads what an evaluation needs, inside its transaction, always scoped to the tenant.
 import type { ToolLike } from "../audit";
+import { asScannerTool } from "../surface/as-scanner-tool";
+import { itemKey, SURFACE_KINDS, type SurfaceKind } from "../surface/surface-keys";
 import type { Tx } from "../db";
 import type { Alert, ToolBaseline } from "../generated/prisma/client";
 
+/** A tool, or a surface item under its key ("prompt summarize"): judged alike, against a baseline of that name. */
 export type CurrentTool = { name: string; hash: string; versionId: string };
 
 export type SnapshotHead = {
   id: string;
   toolVersionIds: string[];
   toolCount: number;
+  surfaceVersionIds: string[];
+  surfaceTracked: boolean;
   notified: boolean;
   serverVersionChanged: boolean;
   takenAt: Date;
@@ -20,7 +25,7 @@ export async function loadSnapshots(tx: Tx, tenantId: string, serverId: string):
     where: { tenantId, serverId },
     orderBy: { takenAt: "desc" },
     take: 6,
-    select: { id: true, toolVersionIds: true, toolCount: true, notified: true, serverVersionChanged: true, takenAt: true },
+    select: { id: true, toolVersionIds: true, toolCount: true, surfaceVersionIds: true, surfaceTracked: true, notified: true, serverVersionChanged: true, takenAt: true },
   });
   return { latest: rows[0] ?? null, previous: rows[1] ?? null, previousCounts: rows.slice(1).map((r) => r.toolCount).reverse() };
 }
@@ -41,12 +46,35 @@ export async function loadCurrentTools(tx: Tx, tenantId: string, toolVersionIds:
   return out;
 }
 
-/** Tool definitions by hash (tenant-scoped: content addressing never crosses teams). */
+/** The prompts, resources, templates and instructions of a snapshot, under their keys, in server order. */
+export async function loadCurrentSurface(tx: Tx, tenantId: string, surfaceVersionIds: readonly string[]): Promise<CurrentTool[]> {
+  if (surfaceVersionIds.length === 0) return [];
+  const rows = await tx.toolVersion.findMany({ where: { tenantId, id: { in: [...new Set(surfaceVersionIds)] } }, select: { id: true, hash: true, name: true, kind: true } });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const seen = new Set<string>();
+  const out: CurrentTool[] = [];
+  for (const id of surfaceVersionIds) {
+    const row = byId.get(id);
+    if (!row || !isSurfaceKind(row.kind)) continue;
+    const key = itemKey(row.kind, row.name);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ name: key, hash: row.hash, versionId: row.id });
+  }
+  return out;
+}
+
+const isSurfaceKind = (kind: string): kind is SurfaceKind => (SURFACE_KINDS as readonly string[]).includes(kind);
+
+/**
+ * Definitions by hash (tenant-scoped: content addressing never crosses teams), tool-shaped: a
+ * surface item comes back through asScannerTool, so the scanner and judge read it like a tool.
+ */
 export async function loadDefinitions(tx: Tx, tenantId: string, hashes: Iterable<string>): Promise<Map<string, ToolLike>> {
   const wanted = [...new Set(hashes)];
   if (wanted.length === 0) return new Map();
-  const rows = await tx.toolVersion.findMany({ where: { tenantId, hash: { in: wanted } }, select: { hash: true, definition: true } });
-  return new Map(rows.map((r) => [r.hash, r.definition as ToolLike]));
+  const rows = await tx.toolVersion.findMany({ where: { tenantId, hash: { in: wanted } }, select: { hash: true, definition: true, kind: true } });
+  return new Map(rows.map((r) => [r.hash, isSurfaceKind(r.kind) ? asScannerTool(r.kind, r.definition as Record<string, unknown>) : (r.definition as ToolLike)]));
 }
 
 export async function loadBaselines(tx: Tx, tenantId: string, serverId: string): Promise<Map<string, ToolBaseline>> {

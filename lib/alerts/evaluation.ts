@@ -8,6 +8,7 @@ import { dedupeKeyFor, isVersionKind, maxSeverityOf, openAlert, quoteName, resol
 import { loadCrossPartners, type OtherServerTools, type OwnTool } from "./cross-partners";
 import type { SnapshotHead } from "./evaluation-state";
 import type { Verdict } from "./judge";
+import { KIND_LABEL, parseItemKey } from "../surface/surface-keys";
 
 export const SYSTEM_ACTOR = "system";
 const MAX_REVISIONS = 50;
@@ -114,14 +115,18 @@ export class Evaluation {
 }
 
 export function titleFor(kind: AlertKindName, toolName: string, details: AlertDetails = {}): string {
-  const name = quoteName(toolName);
+  // Surface items are judged under keys ("prompt summarize"): titles name their kind.
+  const item = parseItemKey(toolName);
+  const noun = item ? KIND_LABEL[item.kind] : "tool";
+  const name = item ? (item.kind === "instructions" ? "the server instructions" : `${noun} ${quoteName(item.name)}`) : quoteName(toolName);
+  const bare = item ? (item.kind === "instructions" ? "server instructions" : `${noun} ${quoteName(item.name)}`) : `tool ${name}`;
   switch (kind) {
     case "suspicious_content":
-      return details.firstSeen ? `Suspicious content in new tool ${name}` : `Suspicious change to ${name}`;
+      return details.firstSeen ? `Suspicious content in new ${bare}` : `Suspicious change to ${name}`;
     case "breaking_change":
       return `Breaking change to ${name}`;
     case "tool_added":
-      return `New tool ${name} needs approval`;
+      return `New ${bare} needs approval`;
     case "tool_removed":
       return `${name} was removed`;
     default:

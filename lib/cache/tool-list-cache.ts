@@ -130,8 +130,10 @@ export class ToolListCache {
         requestedAt: { gte: new Date(Math.max(0, notBefore)) },
       },
     });
-    // The shared entry first: it is what every team sees; the team's own entry otherwise.
-    return candidates.find((e) => e.partition === PUBLIC_PARTITION) ?? candidates[0] ?? null;
+    // The shared entry first: it is what every team sees; the team's own entry otherwise. Entries
+    // stored before prompts and resources were listed lack them: serving one would hide them.
+    const usable = candidates.filter((e) => typeof e.listing === "object" && e.listing !== null && "surface" in e.listing);
+    return usable.find((e) => e.partition === PUBLIC_PARTITION) ?? usable[0] ?? null;
   }
 
   private async serveHit(id: CacheIdentity, entry: ToolListCacheEntry, trigger: SnapshotTrigger): Promise<ObtainedListing> {

@@ -5,3 +5,4 @@ export { diffText } from "./word-diff";
 export { renderDiffText, renderWords, visibleText } from "./render-text";
 export { highestLevel, levelOf, LEVEL_RANK, RULE_IDS, RULES } from "./rules";
 export type * from "./types";
+export { diffSurface, summarizeSurface, SURFACE_RULES, type SurfaceItemChange, type SurfaceDiffSummary, type SurfaceFinding, type SurfaceRuleId } from "./diff-surface";

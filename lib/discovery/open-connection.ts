@@ -4,7 +4,9 @@ import type { ServerConnectionConfig } from "./connection-config";
 import { DiscoveryError } from "./discovery-error";
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
-import { walkToolPages, type RawToolPage, type ToolListing } from "./walk-tool-pages";
+import { listSurface } from "./list-surface";
+import type { SurfaceListing } from "../surface/surface-keys";
+import { walkToolPages, type RawPage, type RawToolPage, type ToolListing } from "./walk-tool-pages";
 
 export const CLIENT_INFO = { name: "toolwatch", version: "0.1.0" };
 
@@ -20,11 +22,15 @@ export type ConnectionFacts = {
   instructions: string | null;
   transportUsed: "stdio" | HttpKind;
   verdict: EraVerdict;
-  /** Whether the server will push tools/list_changed to us on this connection. */
+  /** Whether the server will push list_changed (tools, prompts or resources) to us on this connection. */
   pushChannel: boolean;
 };
 
-export type Listing = ToolListing & { warnings: string[] };
+/**
+ * One listing: the tools, and (never served from cache entries stored before surfaces were tracked) the
+ * prompts, resources, templates and instructions. ttlMs / cacheScope fold every list's pages.
+ */
+export type Listing = ToolListing & { warnings: string[]; surface: SurfaceListing };
 
 export type OpenConnection = {
   facts: ConnectionFacts;
@@ -57,6 +63,7 @@ export type ConnectOptions = TransportOptions & {
 
 // Lenient on purpose: the SDK would reject a whole page for one malformed tool; we salvage per item.
 const LoosePage = z.looseObject({ tools: z.array(z.unknown()) });
+const LooseListPage = z.looseObject({});
 
 /**
  * Connects with the right transport and era. Streamable HTTP that is refused (404/405/400
@@ -105,7 +112,12 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
         : era === "modern"
           ? { mode: { pin: "2026-07-28" } }
           : { mode: "auto", probe: { timeoutMs: Math.min(opts.connectTimeoutMs, 10_000) } },
-    listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() } },
+    // Prompts and resources too: the SDK arms each only when the server advertises its listChanged.
+    listChanged: {
+      tools: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
+      prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
+      resources: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
+    },
   });
   let settle!: (reason: string) => void;
   const closed = new Promise<string>((resolve) => (settle = resolve));
@@ -134,7 +146,11 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
 
   const negotiatedEra = client.getProtocolEra() ?? "legacy";
   const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
-  const advertised = Boolean((capabilities?.tools as { listChanged?: boolean } | undefined)?.listChanged);
+  const pushes = (key: string) => Boolean((capabilities?.[key] as { listChanged?: boolean } | undefined)?.listChanged);
+  const advertised = pushes("tools") || pushes("prompts") || pushes("resources");
+  const filter = { toolsListChanged: pushes("tools"), ...(pushes("prompts") ? { promptsListChanged: true } : {}), ...(pushes("resources") ? { resourcesListChanged: true } : {}) };
+  const honoured = (f: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean } | undefined) =>
+    Boolean(f?.toolsListChanged || f?.promptsListChanged || f?.resourcesListChanged);
   const watch = (subscription: typeof client.autoOpenedSubscription) => {
     void subscription?.closed.then((why) => {
       if (why !== "local") opts.onSubscriptionEnded?.(why);
@@ -145,7 +161,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
   let subscription = client.autoOpenedSubscription;
   if (negotiatedEra === "modern" && !subscription && advertised) {
     try {
-      subscription = await client.listen({ toolsListChanged: true }, { timeout: opts.requestTimeoutMs });
+      subscription = await client.listen(filter, { timeout: opts.requestTimeoutMs });
     } catch (error) {
       opts.onLog?.(`could not open a listen stream (${(error as Error).message}); falling back to polling`);
     }
@@ -163,12 +179,12 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       instructions: client.getInstructions() ?? null,
       transportUsed: kind,
       verdict: negotiatedEra === "modern" && discover ? { kind: "modern", discover } : { kind: "legacy" },
-      pushChannel: negotiatedEra === "modern" ? Boolean(subscription?.honoredFilter.toolsListChanged) : advertised,
+      pushChannel: negotiatedEra === "modern" ? honoured(subscription?.honoredFilter) : advertised,
     },
-    listTools: () => listAllTools(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }),
+    listTools: () => listEverything(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }),
     relisten: async () => {
-      const subscription = await client.listen({ toolsListChanged: true }, { timeout: opts.requestTimeoutMs });
-      if (!subscription.honoredFilter.toolsListChanged) throw new DiscoveryError("LISTEN_REFUSED", "the server no longer honours toolsListChanged");
+      const subscription = await client.listen(filter, { timeout: opts.requestTimeoutMs });
+      if (!honoured(subscription.honoredFilter)) throw new DiscoveryError("LISTEN_REFUSED", "the server no longer honours any list_changed filter");
       watch(subscription);
     },
     closed,
@@ -181,13 +197,49 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
 type Fault = { current: { code: string; message: string } | undefined };
 const currentFault = (faults: Fault) => faults.current;
 
+type Diag = { faults: Fault; stdoutNoise: () => { lines: number; sample: string }; stderrTail: () => string };
+
+/**
+ * Tools, then (only where advertised) prompts, resources and templates, and the instructions the
+ * handshake carried. One listing, one snapshot: the cache hints fold across every list.
+ */
+async function listEverything(client: Client, capture: WireCapture, era: string, opts: ConnectOptions, diag: Diag): Promise<Listing> {
+  const tools = await listAllTools(client, capture, era, opts, diag);
+  const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
+  const fetchPage = async (method: string, cursor: string | undefined): Promise<RawPage> => {
+    const params = cursor === undefined ? {} : { cursor };
+    try {
+      return (await client.request({ method, params } as never, LooseListPage, { timeout: opts.requestTimeoutMs })) as RawPage;
+    } catch (error) {
+      const raw = capture.lastListResult.get(method);
+      // The SDK rejects a whole non-conforming page (e.g. a 2026 result without ttlMs): salvage the raw wire, as for tools.
+      if (error instanceof SdkError && error.code === "INVALID_RESULT" && raw) {
+        tools.warnings.push(`the SDK rejected a ${method} page (${error.message.slice(0, 200)}); salvaged from the raw result`);
+        return raw as RawPage;
+      }
+      if (error instanceof SdkError && error.code === "REQUEST_TIMEOUT") throw new DiscoveryError("LIST_TIMEOUT", `no answer to ${method} within ${opts.requestTimeoutMs} ms`);
+      throw error;
+    }
+  };
+  const walked = await listSurface(capabilities, client.getInstructions() ?? null, fetchPage, { maxPages: opts.maxPages, changeCount: () => capture.listChangedSeen });
+  const ttls = [tools.ttlMs, walked.ttlMs].filter((t): t is number => t !== null);
+  const cacheScope = tools.cacheScope === "private" || walked.cacheScope === "private" ? "private" : (tools.cacheScope ?? walked.cacheScope);
+  return {
+    ...tools,
+    ttlMs: ttls.length ? Math.min(...ttls) : null,
+    cacheScope,
+    warnings: [...tools.warnings, ...walked.warnings],
+    surface: walked.surface,
+  };
+}
+
 async function listAllTools(
   client: Client,
   capture: WireCapture,
   era: string,
   opts: ConnectOptions,
-  diag: { faults: Fault; stdoutNoise: () => { lines: number; sample: string }; stderrTail: () => string },
-): Promise<Listing> {
+  diag: Diag,
+): Promise<Omit<Listing, "surface">> {
   const { faults, stdoutNoise } = diag;
   const warnings = new Set<string>();
   let page = 0;

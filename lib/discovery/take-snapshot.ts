@@ -1,5 +1,6 @@
 import type { ServerConnectionConfig } from "./connection-config";
 import { hashTool, hashToolList } from "../hash/canonical-hash";
+import { combineContentHash, EMPTY_SURFACE, hashSurface, surfaceItems, type SurfaceListing } from "../surface/surface";
 import { openConnection, type ConnectionFacts, type ConnectOptions, type Listing } from "./open-connection";
 
 export type OneShotSnapshot = {
@@ -7,6 +8,8 @@ export type OneShotSnapshot = {
   facts: ConnectionFacts;
   listing: Listing;
   tools: Array<{ hash: string } & Listing["tools"][number]>;
+  /** Prompts, resources and templates (null: not advertised, not asked) and the server's instructions. */
+  surface: SurfaceListing;
   takenAt: string;
   durationMs: number;
 };
@@ -27,11 +30,14 @@ export async function takeSnapshot(config: ServerConnectionConfig, opts: OneShot
 
 export function describeListing(facts: ConnectionFacts, listing: Listing, started: number): OneShotSnapshot {
   const tools = listing.tools.map((tool) => ({ hash: hashTool(tool), ...tool }));
+  const surface = listing.surface ?? EMPTY_SURFACE;
   return {
-    contentHash: hashToolList(tools.map((t) => ({ name: t.name, hash: t.hash }))),
+    // The same content address the worker stores (lib/snapshots/record-snapshot.ts).
+    contentHash: combineContentHash(hashToolList(tools.map((t) => ({ name: t.name, hash: t.hash }))), hashSurface(surfaceItems(surface))),
     facts,
     listing,
     tools,
+    surface,
     takenAt: new Date().toISOString(),
     durationMs: Math.round(performance.now() - started),
   };

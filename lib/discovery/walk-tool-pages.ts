@@ -7,12 +7,21 @@ export type RawToolPage = {
   cacheScope?: unknown;
 };
 
+/** One page of any paginated list (tools/list, prompts/list, resources/list, resources/templates/list). */
+export type RawPage = Record<string, unknown> & { nextCursor?: unknown; ttlMs?: unknown; cacheScope?: unknown };
+
+/** Which list a walk reads: the method (for messages), the result's array key, and the per-item check. */
+export type ListSpec = { method: string; itemsKey: string; invalidReason: (item: unknown) => string | null };
+
+/** A named item of a list other than tools (a prompt, resource or resource template), raw as sent. */
+export type ValidItem = { name: string } & Record<string, unknown>;
+
 export type ValidTool = { name: string; inputSchema: Record<string, unknown> } & Record<string, unknown>;
 
 export type DroppedTool = { page: number; index: number; reason: string };
 
-export type ToolListing = {
-  tools: ValidTool[];
+export type ItemListing<T> = {
+  items: T[];
   dropped: DroppedTool[];
   duplicateNames: string[];
   /** Pages of the walk that produced this list. */
@@ -24,6 +33,10 @@ export type ToolListing = {
   /** "private" if any page is private. */
   cacheScope: "public" | "private" | null;
 };
+
+export type ToolListing = Omit<ItemListing<ValidTool>, "items"> & { tools: ValidTool[] };
+
+export const TOOLS_LIST: ListSpec = { method: "tools/list", itemsKey: "tools", invalidReason: (item) => invalidToolReason(item) };
 
 export type WalkOptions = {
   maxPages: number;
@@ -41,35 +54,42 @@ const INVALID_PARAMS = -32602;
  * from page 1 (2026-07-28 caching spec: discard all pages and restart).
  */
 export async function walkToolPages(fetchPage: (cursor: string | undefined) => Promise<RawToolPage>, opts: WalkOptions): Promise<ToolListing> {
+  const { items, ...rest } = await walkListPages<ValidTool>(TOOLS_LIST, fetchPage as (cursor: string | undefined) => Promise<RawPage>, opts);
+  return { ...rest, tools: items };
+}
+
+/** walkToolPages for any paginated list: same cursor rules, restarts, caps and per-item salvage. */
+export async function walkListPages<T extends { name: string }>(spec: ListSpec, fetchPage: (cursor: string | undefined) => Promise<RawPage>, opts: WalkOptions): Promise<ItemListing<T>> {
   const maxRestarts = opts.maxRestarts ?? 3;
   for (let restarts = 0; ; restarts++) {
-    const outcome = await walkOnce(fetchPage, opts);
+    const outcome = await walkOnce<T>(spec, fetchPage, opts);
     if (outcome.kind === "complete") return { ...outcome.listing, restarts };
     if (restarts >= maxRestarts) {
       throw new DiscoveryError(
         outcome.kind === "changed" ? "LIST_UNSTABLE" : "CURSOR_REJECTED",
         outcome.kind === "changed"
-          ? `the tool list kept changing during ${restarts + 1} walks; no consistent snapshot could be taken`
+          ? `the ${spec.method} list kept changing during ${restarts + 1} walks; no consistent snapshot could be taken`
           : `the server rejected its own cursor (-32602) on ${restarts + 1} walks`,
       );
     }
   }
 }
 
-type WalkOutcome = { kind: "complete"; listing: Omit<ToolListing, "restarts"> } | { kind: "changed" } | { kind: "cursor-rejected" };
+type WalkOutcome<T> = { kind: "complete"; listing: Omit<ItemListing<T>, "restarts"> } | { kind: "changed" } | { kind: "cursor-rejected" };
 
 /**
  * One walk over every page. "" is a valid cursor (2026-07-28); only an absent cursor ends the
  * list. A repeated cursor, or a page identical to the one before under a new cursor, means the
  * server cycles: an error, not a list. Malformed items are dropped one by one with a reason.
  */
-async function walkOnce(fetchPage: (cursor: string | undefined) => Promise<RawToolPage>, opts: WalkOptions): Promise<WalkOutcome> {
+async function walkOnce<T extends { name: string }>(spec: ListSpec, fetchPage: (cursor: string | undefined) => Promise<RawPage>, opts: WalkOptions): Promise<WalkOutcome<T>> {
+  const { method, itemsKey } = spec;
   const seenCursors = new Set<string>();
-  const tools: ValidTool[] = [];
+  const items: T[] = [];
   const dropped: DroppedTool[] = [];
   const names = new Map<string, number>();
   let ttlMs: number | null = null;
-  let cacheScope: ToolListing["cacheScope"] = null;
+  let cacheScope: ItemListing<T>["cacheScope"] = null;
   let cursor: string | undefined;
   let pages = 0;
   let previousPage: string | undefined;
@@ -77,9 +97,9 @@ async function walkOnce(fetchPage: (cursor: string | undefined) => Promise<RawTo
 
   for (;;) {
     if (pages >= opts.maxPages) {
-      throw new DiscoveryError("PAGE_LIMIT", `tools/list exceeded ${opts.maxPages} pages; the list was not recorded`);
+      throw new DiscoveryError("PAGE_LIMIT", `${method} exceeded ${opts.maxPages} pages; the list was not recorded`);
     }
-    let page: RawToolPage;
+    let page: RawPage;
     try {
       page = await fetchPage(cursor);
     } catch (error) {
@@ -88,16 +108,17 @@ async function walkOnce(fetchPage: (cursor: string | undefined) => Promise<RawTo
     }
     pages++;
     if (opts.changeCount && opts.changeCount() !== changesAtStart) return { kind: "changed" };
-    if (!page || !Array.isArray(page.tools)) {
-      throw new DiscoveryError("INVALID_RESULT", `tools/list page ${pages} has no tools array`);
+    const pageItems = page?.[itemsKey];
+    if (!page || !Array.isArray(pageItems)) {
+      throw new DiscoveryError("INVALID_RESULT", `${method} page ${pages} has no ${itemsKey} array`);
     }
-    page.tools.forEach((item, index) => {
-      const reason = invalidToolReason(item);
+    pageItems.forEach((raw, index) => {
+      const reason = spec.invalidReason(raw);
       if (reason) dropped.push({ page: pages, index, reason });
       else {
-        const tool = item as ValidTool;
-        names.set(tool.name, (names.get(tool.name) ?? 0) + 1);
-        tools.push(tool);
+        const item = raw as T;
+        names.set(item.name, (names.get(item.name) ?? 0) + 1);
+        items.push(item);
       }
     });
     if (typeof page.ttlMs === "number" && Number.isFinite(page.ttlMs)) {
@@ -108,23 +129,33 @@ async function walkOnce(fetchPage: (cursor: string | undefined) => Promise<RawTo
     else if (page.cacheScope === "public" && cacheScope === null) cacheScope = "public";
 
     if (page.nextCursor === undefined || page.nextCursor === null) break;
-    const fingerprint = JSON.stringify(page.tools);
-    if (page.tools.length > 0 && fingerprint === previousPage) {
-      throw new DiscoveryError("REPEATED_PAGE", `tools/list page ${pages} repeats page ${pages - 1} under a new cursor; the server is looping`);
+    const fingerprint = JSON.stringify(pageItems);
+    if (pageItems.length > 0 && fingerprint === previousPage) {
+      throw new DiscoveryError("REPEATED_PAGE", `${method} page ${pages} repeats page ${pages - 1} under a new cursor; the server is looping`);
     }
     previousPage = fingerprint;
     if (typeof page.nextCursor !== "string") {
-      throw new DiscoveryError("INVALID_RESULT", `tools/list page ${pages} has a non-string nextCursor`);
+      throw new DiscoveryError("INVALID_RESULT", `${method} page ${pages} has a non-string nextCursor`);
     }
     if (seenCursors.has(page.nextCursor)) {
-      throw new DiscoveryError("CURSOR_CYCLE", `tools/list returned cursor ${JSON.stringify(page.nextCursor.slice(0, 80))} twice (after ${pages} pages)`);
+      throw new DiscoveryError("CURSOR_CYCLE", `${method} returned cursor ${JSON.stringify(page.nextCursor.slice(0, 80))} twice (after ${pages} pages)`);
     }
     seenCursors.add(page.nextCursor);
     cursor = page.nextCursor;
   }
 
   const duplicateNames = [...names].filter(([, n]) => n > 1).map(([name]) => name);
-  return { kind: "complete", listing: { tools, dropped, duplicateNames, pages, ttlMs, cacheScope } };
+  return { kind: "complete", listing: { items, dropped, duplicateNames, pages, ttlMs, cacheScope } };
+}
+
+/** A prompt, resource or template: an object with a non-empty `name` (and `uri` / `uriTemplate` for the last two). */
+export function invalidItemReason(item: unknown, label: string, field?: "uri" | "uriTemplate"): string | null {
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return "not an object";
+  const o = item as Record<string, unknown>;
+  if (typeof o.name !== "string" || o.name.length === 0) return "missing name";
+  if (field && typeof o[field] !== "string") return `${label} ${JSON.stringify(o.name)}: ${field} is not a string`;
+  if (o.description !== undefined && typeof o.description !== "string") return `${label} ${JSON.stringify(o.name)}: description is not a string`;
+  return null;
 }
 
 export function invalidToolReason(item: unknown): string | null {

@@ -80,12 +80,20 @@ export const ServerSummary = z
   })
   .meta({ id: "ServerSummary" });
 
+const surfaceKind = z.enum(["prompt", "resource", "resource_template", "instructions"]);
+
 export const ServerDetail = z
   .strictObject({
     server: ServerSummary,
     capabilities: z.unknown(),
     instructions: z.string().nullable(),
     tools: z.array(z.strictObject({ position: z.number().int(), hash: z.string(), name: z.string(), definition: open })),
+    surface: z
+      .strictObject({
+        tracked: z.boolean().describe("false: the latest snapshot predates prompt/resource tracking (they were not asked for)"),
+        items: z.array(z.strictObject({ kind: surfaceKind, position: z.number().int(), hash: z.string(), name: z.string(), definition: open })),
+      })
+      .describe("Prompts, resources, resource templates and the instructions of the latest snapshot, in server order (resource contents are never fetched)"),
     transitions: z.array(z.strictObject({ from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), at: dateTime })),
   })
   .meta({ id: "ServerDetail" });
@@ -121,7 +129,19 @@ export const Snapshot = z
     serverVersionChanged: z.boolean(),
     authContext: z.string().nullable(),
     changes: z
-      .strictObject({ added: z.number().int(), removed: z.number().int(), changed: z.number().int(), renamed: z.number().int(), orderOnly: z.boolean(), highest: z.enum(["ERR", "WARN", "INFO"]).nullable(), levels })
+      .strictObject({
+        added: z.number().int(),
+        removed: z.number().int(),
+        changed: z.number().int(),
+        renamed: z.number().int(),
+        orderOnly: z.boolean(),
+        highest: z.enum(["ERR", "WARN", "INFO"]).nullable(),
+        levels,
+        surface: z
+          .array(z.strictObject({ kind: surfaceKind, name: z.string(), change: z.enum(["added", "removed", "changed"]), highest: z.enum(["ERR", "WARN", "INFO"]).nullable() }))
+          .optional()
+          .describe("Prompts, resources, templates and instructions that changed"),
+      })
       .nullable(),
     pages: z.number().int().nullable(),
   })

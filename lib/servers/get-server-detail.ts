@@ -1,20 +1,21 @@
 import type { ServiceContext } from "../context";
 import { getSecretKey } from "../secrets";
 import { getServerOrThrow } from "./get-server-or-throw";
-import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import { loadSnapshotSurface, loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import type { ServerDetail } from "./server-dto";
 import { toServerSummary } from "./to-server-summary";
 
-/** The server page: summary, current tools (latest snapshot, server order) and uptime history. */
+/** The server page: summary, current tools, prompts, resources… (latest snapshot, server order) and uptime history. */
 export async function getServerDetail(ctx: ServiceContext, serverId: string): Promise<ServerDetail> {
   const row = await getServerOrThrow(ctx, serverId);
   const latest = await ctx.db.snapshot.findFirst({
     where: { tenantId: ctx.tenantId, serverId },
     orderBy: { takenAt: "desc" },
-    select: { id: true, toolCount: true, toolVersionIds: true },
+    select: { id: true, toolCount: true, toolVersionIds: true, surfaceVersionIds: true, surfaceTracked: true },
   });
-  const [tools, transitions] = await Promise.all([
+  const [tools, surfaceItems, transitions] = await Promise.all([
     latest ? loadSnapshotTools(ctx, latest.toolVersionIds) : Promise.resolve([]),
+    latest ? loadSnapshotSurface(ctx, latest.surfaceVersionIds) : Promise.resolve([]),
     ctx.db.sessionTransition.findMany({
       where: { tenantId: ctx.tenantId, serverId },
       orderBy: { at: "desc" },
@@ -26,6 +27,7 @@ export async function getServerDetail(ctx: ServiceContext, serverId: string): Pr
     capabilities: row.session?.capabilities ?? null,
     instructions: row.session?.instructions ?? null,
     tools,
+    surface: { tracked: latest?.surfaceTracked ?? false, items: surfaceItems },
     transitions: transitions.map((t) => ({ from: t.fromStatus, to: t.toStatus, reason: t.reason, at: t.at.toISOString() })),
   };
 }

@@ -63,18 +63,33 @@ export type SnapshotDto = {
   authContext: string | null;
   /** Against the previous snapshot (null for the first): tools added / removed / changed (renames
    * included), renamed, whether only the order changed, and the highest ERR/WARN/INFO level. */
-  changes: { added: number; removed: number; changed: number; renamed: number; orderOnly: boolean; highest: "ERR" | "WARN" | "INFO" | null; levels: { ERR: number; WARN: number; INFO: number } } | null;
+  changes: {
+    added: number;
+    removed: number;
+    changed: number;
+    renamed: number;
+    orderOnly: boolean;
+    highest: "ERR" | "WARN" | "INFO" | null;
+    levels: { ERR: number; WARN: number; INFO: number };
+    /** Prompts, resources, templates and instructions that changed (names and levels, at most 50). */
+    surface?: Array<{ kind: SurfaceItemDto["kind"]; name: string; change: "added" | "removed" | "changed"; highest: "ERR" | "WARN" | "INFO" | null }>;
+  } | null;
   /** Pages walked and restarts of the listing that produced this snapshot. */
   pages: number | null;
 };
 
 export type TransitionDto = { from: string | null; to: string; reason: string | null; at: string };
 
+/** A prompt, resource, resource template or the instructions of the latest snapshot, raw as listed. */
+export type SurfaceItemDto = { kind: "prompt" | "resource" | "resource_template" | "instructions"; position: number; hash: string; name: string; definition: Record<string, unknown> };
+
 export type ServerDetail = {
   server: ServerSummary;
   capabilities: unknown;
   instructions: string | null;
   tools: ToolDto[];
+  /** The latest snapshot's other lists; `tracked` false: it predates them (they were not asked for). */
+  surface: { tracked: boolean; items: SurfaceItemDto[] };
   transitions: TransitionDto[];
 };
 

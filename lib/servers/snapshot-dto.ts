@@ -3,7 +3,7 @@ import type { StoredDiffSummary } from "../snapshots/summarize-change";
 import type { SnapshotDto } from "./server-dto";
 
 // Every column but the tool list and the owner ids (list routes omit the array on purpose).
-type SnapshotRow = Omit<Snapshot, "tenantId" | "serverId" | "toolVersionIds">;
+type SnapshotRow = Omit<Snapshot, "tenantId" | "serverId" | "toolVersionIds" | "surfaceVersionIds" | "surfaceTracked"> & Partial<Pick<Snapshot, "surfaceVersionIds" | "surfaceTracked">>;
 
 export function snapshotDto(s: SnapshotRow): SnapshotDto {
   const d = s.diffSummary as StoredDiffSummary | null;
@@ -27,7 +27,7 @@ export function snapshotDto(s: SnapshotRow): SnapshotDto {
     lastConfirmedAt: s.lastConfirmedAt.toISOString(),
     confirmCount: s.confirmCount,
     changes: d
-      ? { added: d.added, removed: d.removed, changed: d.changed, renamed: d.renamed, orderOnly: d.orderOnly, highest: d.highest, levels: d.levels }
+      ? { added: d.added, removed: d.removed, changed: d.changed, renamed: d.renamed, orderOnly: d.orderOnly, highest: d.highest, levels: d.levels, ...(d.surface ? { surface: d.surface.items } : {}) }
       : null,
     pages: typeof pages === "number" ? pages : null,
   };

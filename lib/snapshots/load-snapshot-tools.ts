@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context";
-import type { ToolDto } from "../servers/server-dto";
+import type { SurfaceItemDto, ToolDto } from "../servers/server-dto";
 
 /** The tools of a snapshot, in server order, from its array of tool-version ids (tenant-scoped). */
 export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: readonly string[]): Promise<ToolDto[]> {
@@ -12,5 +12,19 @@ export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: rea
   return toolVersionIds.flatMap((id, position) => {
     const row = byId.get(id);
     return row ? [{ position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown> }] : [];
+  });
+}
+
+/** The prompts, resources, templates and instructions of a snapshot, in server order (tenant-scoped). */
+export async function loadSnapshotSurface(ctx: ServiceContext, surfaceVersionIds: readonly string[]): Promise<SurfaceItemDto[]> {
+  if (surfaceVersionIds.length === 0) return [];
+  const rows = await ctx.db.toolVersion.findMany({
+    where: { tenantId: ctx.tenantId, id: { in: [...new Set(surfaceVersionIds)] } },
+    select: { id: true, hash: true, name: true, kind: true, definition: true },
+  });
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return surfaceVersionIds.flatMap((id, position) => {
+    const row = byId.get(id);
+    return row ? [{ kind: row.kind as SurfaceItemDto["kind"], position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown> }] : [];
   });
 }

@@ -2,7 +2,8 @@ import type { ServiceContext } from "../context";
 import { LeaseLostError } from "../errors";
 import type { ToolLike } from "../diff";
 import { hashTool, hashToolList } from "./canonical-hash";
-import { summarizeChange } from "./summarize-change";
+import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "../surface/surface";
+import { summarizeChange, summarizeSurfaceChange, withSurface, type GoneSurfaceItem } from "./summarize-change";
 
 import type { SnapshotTrigger } from "../listing-trigger";
 
@@ -12,6 +13,11 @@ export type RecordSnapshotInput = {
   serverId: string;
   /** Raw tool objects as the server sent them, in server order. */
   tools: ReadonlyArray<{ name: string } & Record<string, unknown>>;
+  /**
+   * Prompts, resources, templates and instructions as listed (lib/surface). Absent: this listing did
+   * not look at them (the snapshot is marked untracked, and the next tracked one diffs nothing against it).
+   */
+  surface?: SurfaceListing | null;
   trigger: SnapshotTrigger;
   protocolVersion?: string | null;
   era?: string | null;
@@ -42,7 +48,17 @@ export type RecordSnapshotResult = {
   firstLook: boolean;
 };
 
-type ConfirmRow = { outcome: string; snapshot_id: string | null; evaluated: boolean | null; server_version: string | null; prev_keys: Array<[string, string]> | null; gone: ToolLike[] | null };
+type ConfirmRow = {
+  outcome: string;
+  snapshot_id: string | null;
+  evaluated: boolean | null;
+  server_version: string | null;
+  prev_keys: Array<[string, string]> | null;
+  gone: ToolLike[] | null;
+  prev_surface_tracked: boolean | null;
+  prev_surface_keys: Array<[string, string, string]> | null;
+  surface_gone: GoneSurfaceItem[] | null;
+};
 type RecordRow = { outcome: string; snapshot_id: string | null };
 
 /** Another write for this server can slip in between summarising and writing (a hand-over); then summarise again. */
@@ -58,18 +74,24 @@ const MAX_ATTEMPTS = 3;
 export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotInput): Promise<RecordSnapshotResult> {
   const at = input.at ?? new Date();
   const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool: tool as ToolLike }));
-  const contentHash = hashToolList(hashed);
+  const items = surfaceItems(input.surface);
+  // Tools-only servers keep the hash they always had: an upgrade writes no new snapshot for them.
+  const contentHash = combineContentHash(hashToolList(hashed), hashSurface(items));
+  const surfaceKeys = items.map((i) => [i.kind, i.name, i.hash]);
   const warnings = input.warnings === undefined ? {} : { setWarnings: true, warnings: input.warnings.length ? input.warnings : null };
   const base = { tenantId: ctx.tenantId, serverId: input.serverId, worker: input.leaseHolder ?? null, at: at.toISOString(), contentHash, cacheEntryId: input.cacheEntryId ?? null, ...warnings };
 
   for (let attempt = 1; ; attempt++) {
     const keys = hashed.map((t) => [t.name, t.hash]);
-    const [head] = await ctx.db.$queryRaw<ConfirmRow[]>`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys })}::jsonb)`;
+    const [head] = await ctx.db.$queryRaw<ConfirmRow[]>`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys, surfaceKeys, surfaceTracked: Boolean(input.surface) })}::jsonb)`;
     if (!head || head.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
     if (head.outcome === "confirmed") return { kind: "confirmed", snapshotId: head.snapshot_id!, contentHash, evaluated: head.evaluated === true, firstLook: false };
 
     const previous = head.snapshot_id;
-    const diffSummary = previous ? summarizeChange(head.prev_keys ?? [], head.gone ?? [], hashed) : null;
+    // The surface is diffed only against a snapshot that looked at it too (not against one from before tracking).
+    const surfaceChange = previous && head.prev_surface_tracked && input.surface ? summarizeSurfaceChange(head.prev_surface_keys ?? [], head.surface_gone ?? [], items) : null;
+    const diffSummary = previous ? withSurface(summarizeChange(head.prev_keys ?? [], head.gone ?? [], hashed), surfaceChange) : null;
+    const uniqueItems = new Map(items.map((i) => [i.hash, i]));
     const serverVersion = input.serverVersion ?? null;
     const unique = new Map(hashed.map((t) => [t.hash, t]));
     const payload = {
@@ -77,6 +99,9 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
       expectedPrev: previous,
       tools: [...unique.values()].map((t) => ({ hash: t.hash, name: t.name, definition: t.tool })),
       order: hashed.map((t) => t.hash),
+      surface: [...uniqueItems.values()].map((i) => ({ hash: i.hash, name: i.name, kind: i.kind, definition: i.definition })),
+      surfaceOrder: items.map((i) => i.hash),
+      surfaceTracked: Boolean(input.surface),
       toolCount: hashed.length,
       trigger: input.trigger,
       protocolVersion: input.protocolVersion ?? null,

@@ -15,7 +15,7 @@ import { createServer, createTenantContext, TEST_KEY, testDb } from "../helpers/
 const tool = (name: string) => ({ name, description: `${name} things`, inputSchema: { type: "object" as const, properties: {} } });
 
 function listing(names: string[], scope: "public" | "private" | null, ttlMs: number | null): Listing {
-  return { tools: names.map(tool), dropped: [], duplicateNames: [], pages: 1, restarts: 0, ttlMs, cacheScope: scope, warnings: [] };
+  return { tools: names.map(tool), dropped: [], duplicateNames: [], pages: 1, restarts: 0, ttlMs, cacheScope: scope, warnings: [], surface: { prompts: null, resources: null, resourceTemplates: null, instructions: null } };
 }
 
 /** A fetch that returns `result` and counts how often the server would have been asked. */

@@ -3,14 +3,14 @@
 import Link from "next/link";
 import { RelativeTime } from "../../_components/RelativeTime";
 import { StatusBadge } from "../../_components/StatusBadge";
-import { ToolCard } from "../../_components/ToolCard";
 import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
-import { diffHref, toolHref } from "../../_lib/links";
+import { diffHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
 import { ServerCache } from "./ServerCache";
 import { ServerIdentityProbes } from "./ServerIdentityProbes";
+import { SurfaceTabs } from "./SurfaceTabs";
 import { TagEditor } from "./TagEditor";
 import { Timeline } from "./Timeline";
 
@@ -25,7 +25,7 @@ export function ServerPage({ id }: { id: string }) {
       </p>
     );
   }
-  const { server, tools, transitions, instructions } = data;
+  const { server, transitions } = data;
   return (
     <article aria-labelledby="server-heading">
       <p>
@@ -103,19 +103,8 @@ export function ServerPage({ id }: { id: string }) {
           </ul>
         </section>
       ) : null}
-      {instructions ? (
-        <details>
-          <summary>Server instructions</summary>
-          <p className="description">
-            <VisibleText text={instructions} />
-          </p>
-        </details>
-      ) : null}
       <div className="columns">
-        <section aria-labelledby="tools-heading" className="tools">
-          <h2 id="tools-heading">Current tools ({tools.length})</h2>
-          {tools.length === 0 ? <p className="muted">No snapshot yet.</p> : tools.map((t) => <ToolCard key={`${t.position}-${t.hash}`} tool={t} href={toolHref(server.id, t.name)} />)}
-        </section>
+        <SurfaceTabs serverId={server.id} detail={data} />
         <aside className="side">
           <Timeline serverId={server.id} />
           <section aria-labelledby="status-heading">

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { SnapshotDto } from "../../../lib/servers/server-dto";
 import { ChangeCounts } from "../../_components/ChangeCounts";
+import { VisibleText } from "../../_components/VisibleText";
 import { LevelBadge } from "../../_components/LevelBadge";
 import { RelativeTime } from "../../_components/RelativeTime";
 import { useSnapshotsQuery } from "../../_hooks/queries";
@@ -45,10 +46,12 @@ export function Timeline({ serverId }: { serverId: string }) {
   );
 }
 
+const KIND_WORD: Record<string, string> = { prompt: "prompt", resource: "resource", resource_template: "template", instructions: "server instructions" };
+
 function TimelineItem({ serverId, snapshot: s, previousId, isFirst }: { serverId: string; snapshot: SnapshotDto; previousId: string | null; isFirst: boolean }) {
   const c = s.changes;
   const initial = isFirst && !c;
-  const quiet = c && !c.added && !c.removed && !c.changed;
+  const quiet = c && !c.added && !c.removed && !c.changed && !c.surface?.length;
   return (
     <li data-testid="timeline-item" className={`level-edge-${c?.highest?.toLowerCase() ?? "none"}`}>
       <div className="timeline-row">
@@ -66,6 +69,15 @@ function TimelineItem({ serverId, snapshot: s, previousId, isFirst }: { serverId
           {initial ? "initial" : "diff"}
         </Link>
       </div>
+      {c?.surface?.length ? (
+        <ul className="small surface-changes" data-testid="timeline-surface-changes">
+          {c.surface.map((item, i) => (
+            <li key={i}>
+              <LevelBadge level={item.highest} /> {KIND_WORD[item.kind]} {item.kind === "instructions" ? null : <code><VisibleText text={item.name} /></code>} {item.change}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <div className="muted small">
         <RelativeTime iso={s.takenAt} /> · {TRIGGERS[s.trigger] ?? s.trigger}
         {c ? <NotifiedMarker notified={s.notified} /> : null}
