@@ -5,16 +5,23 @@ import { rootLogger } from "../lib/logger";
 import { describeListing, takeSnapshot } from "../lib/discovery/take-snapshot";
 import { UsageError } from "./parse-target";
 import { renderSnapshot, visible } from "./render-snapshot";
+import { OAUTH_USAGE } from "./oauth-options";
 import { resolveTarget, TARGET_OPTIONS, withConnectOptions } from "./target-options";
 
 const HELP = `usage: toolwatch snapshot (--stdio "<command and args>" [--env K=V]… [--cwd dir]
                           | --url <url> [--header "Name: value"]…)
                          [--transport auto|streamable-http|sse] [--era auto|legacy|modern]
                          [--timeout ms] [--max-pages n] [--block-private] [--json] [--watch]
+                         [--call-tool name]
+                         [OAuth: --oauth | --oauth-headless | --client-id … (see below)]
 
 Connects with the same engine as the worker, walks every page of tools/list and prints the
-snapshot. --watch stays connected and prints a line per change. Exit 0 on success; 1 with one
-line on stderr when the server fails; 2 for bad usage.`;
+snapshot. --watch stays connected and prints a line per change. --call-tool calls one tool with
+{} arguments after listing (a smoke test, e.g. of OAuth step-up; it may have side effects).
+Exit 0 on success; 1 with one line on stderr when the server fails; 2 for bad usage.
+
+${OAUTH_USAGE}
+Tokens and secrets are kept in memory for the run only and never printed.`;
 
 export async function runSnapshotCommand(argv: string[]): Promise<number> {
   let values;
@@ -25,6 +32,7 @@ export async function runSnapshotCommand(argv: string[]): Promise<number> {
         ...TARGET_OPTIONS,
         json: { type: "boolean", default: false },
         watch: { type: "boolean", default: false },
+        "call-tool": { type: "string" },
         help: { type: "boolean", short: "h", default: false },
       },
       strict: true,
@@ -43,9 +51,11 @@ export async function runSnapshotCommand(argv: string[]): Promise<number> {
   try {
     return await withConnectOptions(target, async (common) => {
       if (values.watch) return await watch(target.config, common, values.json);
-      const snapshot = await takeSnapshot(target.config, common);
+      const callTool = values["call-tool"];
+      const snapshot = await takeSnapshot(target.config, { ...common, ...(callTool ? { callTool } : {}) });
       console.log(values.json ? JSON.stringify(snapshotJson(snapshot), null, 2) : renderSnapshot(snapshot));
-      return 0;
+      if (snapshot.toolCall && !values.json) console.log(`called ${visible(snapshot.toolCall.name)}: ${snapshot.toolCall.isError ? "tool error" : "ok"}`);
+      return snapshot.toolCall?.isError ? 1 : 0;
     });
   } catch (error) {
     const { code, message } = describeError(error);

@@ -4,6 +4,7 @@ import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import type { EraMode } from "../lib/discovery/open-connection";
 import type { OneShotOptions } from "../lib/discovery/take-snapshot";
 import type { ServerConnectionConfig } from "../lib/servers/server-config";
+import { OAUTH_OPTIONS, OAUTH_USAGE, resolveOAuth, startOAuth, type OAuthPlan, type OAuthValues } from "./oauth-options";
 import { parseTarget, UsageError } from "./parse-target";
 
 /** For node:util parseArgs; spread into a command's own options. */
@@ -18,12 +19,14 @@ export const TARGET_OPTIONS = {
   timeout: { type: "string", default: "20000" },
   "max-pages": { type: "string", default: "1000" },
   "block-private": { type: "boolean", default: false },
+  ...OAUTH_OPTIONS,
 } as const;
 
 export const TARGET_USAGE = `(--stdio "<command and args>" [--env K=V]… [--cwd dir] | --url <url> [--header "Name: value"]…)
-    [--transport auto|streamable-http|sse] [--era auto|legacy|modern] [--timeout ms] [--max-pages n] [--block-private]`;
+    [--transport auto|streamable-http|sse] [--era auto|legacy|modern] [--timeout ms] [--max-pages n] [--block-private]
+  ${OAUTH_USAGE}`;
 
-export type TargetValues = {
+export type TargetValues = OAuthValues & {
   stdio?: string;
   url?: string;
   env?: string[];
@@ -41,6 +44,8 @@ export type ResolvedTarget = {
   config: ServerConnectionConfig;
   blockPrivate: boolean;
   settings: Omit<OneShotOptions, "fetch">;
+  /** How to authorize (OAuth); holds secrets, so never printed. */
+  oauth?: OAuthPlan;
 };
 
 /** Throws UsageError with a one-line reason. */
@@ -51,8 +56,11 @@ export function resolveTarget(values: TargetValues): ResolvedTarget {
   const maxPages = Number(values["max-pages"]);
   if (!Number.isInteger(timeout) || timeout < 100) throw new UsageError("--timeout takes milliseconds (at least 100)");
   if (!Number.isInteger(maxPages) || maxPages < 1) throw new UsageError("--max-pages takes a positive whole number");
+  const config = parseTarget(values);
+  const oauth = resolveOAuth(values, config.transport !== "stdio");
   return {
-    config: parseTarget(values),
+    config,
+    ...(oauth ? { oauth } : {}),
     blockPrivate: values["block-private"],
     settings: {
       era: values.era as EraMode,
@@ -67,9 +75,17 @@ export function resolveTarget(values: TargetValues): ResolvedTarget {
 /** Runs `use` with the target's connect options and a fresh guarded fetch, closed afterwards. */
 export async function withConnectOptions<T>(target: ResolvedTarget, use: (options: OneShotOptions) => Promise<T>): Promise<T> {
   const guarded = createGuardedFetch({ blockPrivate: target.blockPrivate, maxResponseBytes: 16 * 1024 * 1024 });
+  // OAuth requests (metadata, registration, token) go through the same guarded fetch as MCP traffic.
+  const oauth = target.oauth ? await startOAuth(target.oauth, guarded, (line) => process.stderr.write(line + "\n")) : undefined;
   try {
-    return await use({ ...target.settings, fetch: guarded });
+    return await use({
+      ...target.settings,
+      fetch: guarded,
+      ...(oauth ? { authProvider: oauth.authProvider } : {}),
+      ...(oauth?.awaitAuthorizationCallback ? { awaitAuthorizationCallback: oauth.awaitAuthorizationCallback } : {}),
+    });
   } finally {
+    await oauth?.close();
     await guarded.close();
   }
 }

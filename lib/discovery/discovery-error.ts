@@ -1,4 +1,4 @@
-import { ProtocolError, SdkError } from "@modelcontextprotocol/client";
+import { InsufficientScopeError, OAuthClientFlowError, OAuthError, ProtocolError, SdkError, UnauthorizedError } from "@modelcontextprotocol/client";
 
 /** A failure the worker records as the session's last error: a stable code plus a readable line. */
 export class DiscoveryError extends Error {
@@ -55,6 +55,8 @@ export function describeError(error: unknown): { code: string; message: string }
   const root = error instanceof DiscoveryError ? undefined : rootCause(error);
   if (root) return root;
   if (error instanceof DiscoveryError) return { code: error.code, message: error.message };
+  const auth = describeAuthError(error);
+  if (auth) return auth;
   if (error instanceof ProtocolError) return { code: `JSONRPC_${error.code}`, message: error.message };
   if (error instanceof SdkError) {
     const status = (error as SdkError & { status?: number }).status;
@@ -68,4 +70,17 @@ export function describeError(error: unknown): { code: string; message: string }
     return { code: "ERROR", message: error.message };
   }
   return { code: "ERROR", message: String(error) };
+}
+
+/**
+ * OAuth failures get stable codes of their own: AUTH_REQUIRED is what the product turns into the
+ * auth_required status. Messages come from the SDK and the authorization server (error codes and
+ * descriptions), never from tokens.
+ */
+function describeAuthError(error: unknown): { code: string; message: string } | undefined {
+  if (UnauthorizedError.isInstance(error)) return { code: "AUTH_REQUIRED", message: `the server requires OAuth authorization (${error.message})` };
+  if (InsufficientScopeError.isInstance(error)) return { code: "AUTH_INSUFFICIENT_SCOPE", message: error.message };
+  if (OAuthError.isInstance(error)) return { code: `OAUTH_${String(error.code).toUpperCase()}`, message: error.message };
+  if (OAuthClientFlowError.isInstance(error)) return { code: "OAUTH_FLOW_ERROR", message: error.message };
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { SnapshotTrigger } from "../listing-trigger";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
 import type { ServerConnectionConfig } from "./connection-config";
@@ -44,6 +45,12 @@ export type DiscoveryOptions = {
   verdict?: EraVerdict;
   /** The guarded fetch for this server's HTTP transport (required: there is no unguarded fallback). */
   fetch: GuardedFetch;
+  /**
+   * OAuth for this server (HTTP only): the product's provider (tokens encrypted in Postgres). When
+   * it holds no usable token and refresh fails, connecting fails with DiscoveryError-style code
+   * AUTH_REQUIRED (describeError) after the SDK called its redirectToAuthorization.
+   */
+  authProvider?: OAuthClientProvider;
   maxMessageBytes?: number;
   /** Consecutive failed attempts after which a degraded server counts as down (default 3). */
   downAfterFailures?: number;
@@ -160,6 +167,7 @@ export class DiscoverySession<C = unknown> {
       era: this.opts.era,
       prior: this.verdict,
       fetch: this.opts.fetch,
+      ...(this.opts.authProvider ? { authProvider: this.opts.authProvider } : {}),
       maxMessageBytes: this.opts.maxMessageBytes,
       onListChanged: () => this.onListChanged(),
       onSubscriptionEnded: (why) => void this.relisten(why),

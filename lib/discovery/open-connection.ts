@@ -1,7 +1,8 @@
-import { Client, SdkError } from "@modelcontextprotocol/client";
+import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ServerConnectionConfig } from "./connection-config";
 import { DiscoveryError } from "./discovery-error";
+import { completeAuthorization, isAuthorizationRequired, isLegacyIssuerMismatch } from "./oauth/authorization";
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
 import { listSurface } from "./list-surface";
@@ -36,6 +37,8 @@ export type OpenConnection = {
   facts: ConnectionFacts;
   /** Every page, complete or an error; restarts if a list_changed lands mid-walk. */
   listTools(): Promise<Listing>;
+  /** Calls one tool with `{}` arguments (CLI `--call-tool` only; the worker never calls tools). */
+  callTool(name: string): Promise<{ isError: boolean }>;
   /** Modern era: open a new listen stream after the previous one ended. */
   relisten(): Promise<void>;
   /** Resolves with a reason once the connection is gone (closed, deaf, or failed). */
@@ -59,7 +62,25 @@ export type ConnectOptions = TransportOptions & {
   onLog?: (line: string) => void;
   /** Who we say we are (initialize / modern `_meta`); identity probes pose as other clients. Default CLIENT_INFO. */
   clientInfo?: { name: string; version: string };
+  /**
+   * Interactive OAuth only (the CLI): called after the SDK sent the user agent to the authorization
+   * endpoint (`authProvider.redirectToAuthorization`) and stopped with UnauthorizedError; resolves
+   * with the callback's query (code, state, iss), which is redeemed with the transport's
+   * `finishAuth` before the connect or request is retried. Without it (the worker) that
+   * UnauthorizedError surfaces as DiscoveryError AUTH_REQUIRED.
+   */
+  awaitAuthorizationCallback?: () => Promise<URLSearchParams>;
+  /**
+   * Authorization callbacks one openConnection redeems, step-ups included (default 2: the first
+   * authorization and one step-up), so at most 3 authorization requests are ever made.
+   */
+  maxAuthorizations?: number;
 };
+
+const MAX_AUTHORIZATIONS = 2;
+
+/** Counts the interactive authorizations of one openConnection across reconnects. */
+type AuthBudget = { used: number };
 
 // Lenient on purpose: the SDK would reject a whole page for one malformed tool; we salvage per item.
 const LoosePage = z.looseObject({ tools: z.array(z.unknown()) });
@@ -74,9 +95,10 @@ export async function openConnection(config: ServerConnectionConfig, opts: Conne
   const kinds: Array<"stdio" | HttpKind> =
     config.transport === "streamable_http" ? (opts.fallbackToSse === false ? ["streamable_http"] : ["streamable_http", "sse"]) : [config.transport];
   let firstError: unknown;
+  const budget: AuthBudget = { used: 0 };
   for (const kind of kinds) {
     try {
-      return await connectWithPrior(config, kind, opts);
+      return await connectWithPrior(config, kind, opts, budget);
     } catch (error) {
       firstError ??= error;
       if (kind === "streamable_http" && refusedByStreamableHttp(error)) {
@@ -89,19 +111,36 @@ export async function openConnection(config: ServerConnectionConfig, opts: Conne
   throw firstError;
 }
 
-async function connectWithPrior(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions): Promise<OpenConnection> {
-  if (!opts.prior || opts.era === "legacy" || opts.era === "modern") return connectOnce(config, kind, opts, undefined);
+async function connectWithPrior(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, budget: AuthBudget): Promise<OpenConnection> {
+  if (!opts.prior || opts.era === "legacy" || opts.era === "modern") return connectOnce(config, kind, opts, undefined, budget);
   try {
-    return await connectOnce(config, kind, opts, opts.prior);
+    return await connectOnce(config, kind, opts, opts.prior, budget);
   } catch (error) {
     if (isOutage(error)) throw error;
     // The stored verdict no longer holds (server upgraded or downgraded): probe again.
     opts.onLog?.(`stored ${opts.prior.kind} era verdict failed (${(error as Error).message}); probing again`);
-    return connectOnce(config, kind, opts, undefined);
+    return connectOnce(config, kind, opts, undefined, budget);
   }
 }
 
-async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, prior: EraVerdict | undefined): Promise<OpenConnection> {
+/**
+ * Runs `attempt`; when the SDK stopped at the authorization redirect and the caller can wait for
+ * the callback (CLI), redeems the code on `transport` and runs `attempt` again, within the budget.
+ */
+async function withAuthorization<T>(transport: Transport, opts: ConnectOptions, budget: AuthBudget, attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const wait = opts.awaitAuthorizationCallback;
+      if (!wait || !isAuthorizationRequired(error) || budget.used >= (opts.maxAuthorizations ?? MAX_AUTHORIZATIONS)) throw error;
+      budget.used++;
+      await completeAuthorization(transport, await wait());
+    }
+  }
+}
+
+async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, prior: EraVerdict | undefined, budget: AuthBudget): Promise<OpenConnection> {
   const { transport, stderrTail, stdoutNoise } = createTransport(config, kind, opts);
   const capture = instrumentTransport(transport);
   const era = opts.era ?? "auto";
@@ -140,6 +179,16 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
     await client.connect(transport, { timeout: opts.connectTimeoutMs, ...(prior ? { prior: prior as never } : {}) });
   } catch (error) {
     await client.close().catch(() => undefined);
+    // Interactive OAuth: redeem the code (tokens land in the provider), then a fresh client connects.
+    if (opts.awaitAuthorizationCallback && isAuthorizationRequired(error) && budget.used < (opts.maxAuthorizations ?? MAX_AUTHORIZATIONS)) {
+      budget.used++;
+      await completeAuthorization(transport, await opts.awaitAuthorizationCallback());
+      return connectOnce(config, kind, opts, prior, budget);
+    }
+    if (opts.authProvider && !opts.skipIssuerMetadataValidation && config.transport !== "stdio" && (await isLegacyIssuerMismatch(error, config.url, opts.fetch))) {
+      opts.onLog?.("2025-03-26 server without protected-resource metadata: accepting its authorization server metadata despite the issuer mismatch");
+      return connectOnce(config, kind, { ...opts, skipIssuerMetadataValidation: true }, prior, budget);
+    }
     if (faults.current) throw new DiscoveryError(faults.current.code, withStderr(faults.current.message, stderrTail()));
     throw connectError(error, opts.connectTimeoutMs, stderrTail());
   }
@@ -181,7 +230,11 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       verdict: negotiatedEra === "modern" && discover ? { kind: "modern", discover } : { kind: "legacy" },
       pushChannel: negotiatedEra === "modern" ? honoured(subscription?.honoredFilter) : advertised,
     },
-    listTools: () => listEverything(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }),
+    listTools: () => listEverything(client, capture, negotiatedEra, opts, { faults, stdoutNoise, stderrTail }, (run) => withAuthorization(transport, opts, budget, run)),
+    callTool: async (name) => {
+      const result = await withAuthorization(transport, opts, budget, () => client.callTool({ name, arguments: {} }, { timeout: opts.requestTimeoutMs }));
+      return { isError: Boolean((result as { isError?: boolean }).isError) };
+    },
     relisten: async () => {
       const subscription = await client.listen(filter, { timeout: opts.requestTimeoutMs });
       if (!honoured(subscription.honoredFilter)) throw new DiscoveryError("LISTEN_REFUSED", "the server no longer honours any list_changed filter");
@@ -198,18 +251,20 @@ type Fault = { current: { code: string; message: string } | undefined };
 const currentFault = (faults: Fault) => faults.current;
 
 type Diag = { faults: Fault; stdoutNoise: () => { lines: number; sample: string }; stderrTail: () => string };
+/** Runs a request, redeeming an OAuth authorization (or step-up) and retrying when the server asks for one. */
+type Authorized = <T>(run: () => Promise<T>) => Promise<T>;
 
 /**
  * Tools, then (only where advertised) prompts, resources and templates, and the instructions the
  * handshake carried. One listing, one snapshot: the cache hints fold across every list.
  */
-async function listEverything(client: Client, capture: WireCapture, era: string, opts: ConnectOptions, diag: Diag): Promise<Listing> {
-  const tools = await listAllTools(client, capture, era, opts, diag);
+async function listEverything(client: Client, capture: WireCapture, era: string, opts: ConnectOptions, diag: Diag, authorized: Authorized): Promise<Listing> {
+  const tools = await listAllTools(client, capture, era, opts, diag, authorized);
   const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
   const fetchPage = async (method: string, cursor: string | undefined): Promise<RawPage> => {
     const params = cursor === undefined ? {} : { cursor };
     try {
-      return (await client.request({ method, params } as never, LooseListPage, { timeout: opts.requestTimeoutMs })) as RawPage;
+      return (await authorized(() => client.request({ method, params } as never, LooseListPage, { timeout: opts.requestTimeoutMs }))) as RawPage;
     } catch (error) {
       const raw = capture.lastListResult.get(method);
       // The SDK rejects a whole non-conforming page (e.g. a 2026 result without ttlMs): salvage the raw wire, as for tools.
@@ -239,6 +294,7 @@ async function listAllTools(
   era: string,
   opts: ConnectOptions,
   diag: Diag,
+  authorized: Authorized,
 ): Promise<Omit<Listing, "surface">> {
   const { faults, stdoutNoise } = diag;
   const warnings = new Set<string>();
@@ -250,7 +306,7 @@ async function listAllTools(
     const noiseBefore = stdoutNoise().lines;
     let result: Record<string, unknown>;
     try {
-      const decoded = await client.request({ method: "tools/list", params }, LoosePage, { timeout: opts.requestTimeoutMs });
+      const decoded = await authorized(() => client.request({ method: "tools/list", params }, LoosePage, { timeout: opts.requestTimeoutMs }));
       result = capture.lastToolsListResult ?? decoded;
     } catch (error) {
       // Read through a call: the fault is set by a callback while the request was in flight.
@@ -297,6 +353,7 @@ function refusedByStreamableHttp(error: unknown): boolean {
 
 /** Failures no era verdict explains: the server is simply not there (or too slow). */
 function isOutage(error: unknown): boolean {
+  if (isAuthorizationRequired(error)) return true; // no era verdict explains a missing authorization either
   if (error instanceof DiscoveryError) return error.code === "CONNECT_TIMEOUT";
   const errno = (error as NodeJS.ErrnoException)?.code;
   return errno === "ECONNREFUSED" || errno === "ENOENT" || errno === "EACCES" || (statusOf(error) ?? 0) >= 500;

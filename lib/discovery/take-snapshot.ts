@@ -12,9 +12,14 @@ export type OneShotSnapshot = {
   surface: SurfaceListing;
   takenAt: string;
   durationMs: number;
+  /** Only with `callTool`: whether the call returned a result or a tool error. */
+  toolCall?: { name: string; isError: boolean };
 };
 
-export type OneShotOptions = Omit<ConnectOptions, "onListChanged">;
+export type OneShotOptions = Omit<ConnectOptions, "onListChanged"> & {
+  /** CLI `--call-tool`: call this tool with `{}` after listing (a smoke test; the worker never calls tools). */
+  callTool?: string;
+};
 
 /** Connect, walk every page, disconnect: the worker's engine without a database (CLI, "test connection"). */
 export async function takeSnapshot(config: ServerConnectionConfig, opts: OneShotOptions): Promise<OneShotSnapshot> {
@@ -22,7 +27,9 @@ export async function takeSnapshot(config: ServerConnectionConfig, opts: OneShot
   const conn = await openConnection(config, { ...opts, onListChanged: () => undefined });
   try {
     const listing = await conn.listTools();
-    return describeListing(conn.facts, listing, started);
+    const snapshot = describeListing(conn.facts, listing, started);
+    if (opts.callTool) snapshot.toolCall = { name: opts.callTool, ...(await conn.callTool(opts.callTool)) };
+    return snapshot;
   } finally {
     await conn.close();
   }

@@ -1,4 +1,4 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ServerConnectionConfig } from "../connection-config";
 import type { GuardedFetch } from "./guarded-fetch";
@@ -25,7 +25,18 @@ export type TransportOptions = {
    */
   fetch: GuardedFetch;
   maxMessageBytes?: number;
+  /**
+   * OAuth for HTTP transports (the MCP authorization spec). The SDK runs the whole flow on a 401
+   * or a 403 insufficient_scope: discovery, registration, refresh, step-up. Its metadata, token
+   * and registration requests go through `fetch` above, so the SSRF guard applies to them too.
+   */
+  authProvider?: OAuthClientProvider;
+  /** Set only by openConnection's 2025-03-26 fallback (isLegacyIssuerMismatch); never by callers. */
+  skipIssuerMetadataValidation?: boolean;
 };
+
+/** Step-up re-authorizations per request before giving up (the SDK's own default is 1). */
+const MAX_STEP_UP_RETRIES = 1;
 
 /**
  * Node-only: stdio spawns a process. The SDK gives a child only a minimal default env, so the
@@ -60,12 +71,21 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
   if (kind === "sse") {
-    return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
+    const auth = opts.authProvider ? { authProvider: opts.authProvider, skipIssuerMetadataValidation: opts.skipIssuerMetadataValidation ?? false } : {};
+    return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch, ...auth }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
   }
   return {
     transport: new StreamableHTTPClientTransport(url, {
       requestInit,
       fetch: opts.fetch,
+      ...(opts.authProvider
+        ? {
+            authProvider: opts.authProvider,
+            skipIssuerMetadataValidation: opts.skipIssuerMetadataValidation ?? false,
+            onInsufficientScope: "reauthorize" as const,
+            maxStepUpRetries: MAX_STEP_UP_RETRIES,
+          }
+        : {}),
       reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 },
     }),
     kind: "streamable_http",
