@@ -1,4 +1,4 @@
-import { ProtocolError, SdkError } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkError, UnauthorizedError } from "@modelcontextprotocol/client";
 
 /** A failure the worker records as the session's last error: a stable code plus a readable line. */
 export class DiscoveryError extends Error {
@@ -55,6 +55,8 @@ export function describeError(error: unknown): { code: string; message: string }
   const root = error instanceof DiscoveryError ? undefined : rootCause(error);
   if (root) return root;
   if (error instanceof DiscoveryError) return { code: error.code, message: error.message };
+  // OAuth: the tokens were refused and the SDK could not renew them without a person.
+  if (isAuthRequired(error)) return { code: "AUTH_REQUIRED", message: "the server needs OAuth authorization: an admin must Authorize it on the server page" };
   if (error instanceof ProtocolError) return { code: `JSONRPC_${error.code}`, message: error.message };
   if (error instanceof SdkError) {
     const status = (error as SdkError & { status?: number }).status;
@@ -68,4 +70,16 @@ export function describeError(error: unknown): { code: string; message: string }
     return { code: "ERROR", message: error.message };
   }
   return { code: "ERROR", message: String(error) };
+}
+
+/** An OAuth failure only a person can fix (the SDK wanted to redirect a browser), anywhere in the cause chain. */
+export function isAuthRequired(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (current instanceof UnauthorizedError) return true;
+    if (current instanceof DiscoveryError) return current.code === "AUTH_REQUIRED" || current.code === "NOT_AUTHORIZED";
+    const e = current as { cause?: unknown; data?: { cause?: unknown } };
+    current = e.cause ?? e.data?.cause;
+  }
+  return false;
 }

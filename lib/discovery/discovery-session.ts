@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { SnapshotTrigger } from "../listing-trigger";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
 import type { ServerConnectionConfig } from "./connection-config";
@@ -49,6 +50,8 @@ export type DiscoveryOptions = {
   downAfterFailures?: number;
   /** Bounded concurrency: every connect + listing + store runs inside a slot (default: no limit). */
   admit?: Admit;
+  /** OAuth for HTTP servers (lib/oauth/stored-provider.ts in the worker); absent = no sign-in. */
+  authProvider?: OAuthClientProvider;
   /** Longest pause between retries of a store that failed (database trouble); default 30 s. */
   storeRetryMaxMs?: number;
 };
@@ -89,6 +92,8 @@ export class DiscoverySession<C = unknown> {
   private unsavedState: SessionStateChange | undefined;
   private stateRetry: NodeJS.Timeout | undefined;
   private stateRetries = 0;
+  /** Wakes a session that waits for an OAuth authorization (refresh() after Authorize). */
+  private wakeAuthWait: (() => void) | undefined;
   /** Set by drain(): no new connects or listings; the ones running finish and are stored. */
   private draining = false;
   private readonly listingsInFlight = new Set<Promise<void>>();
@@ -131,6 +136,7 @@ export class DiscoverySession<C = unknown> {
   /** Manual refresh (API / UI): re-list now, bypassing TTL freshness. */
   refresh(trigger: SnapshotTrigger = "manual"): void {
     this.freshUntil = 0;
+    this.wakeAuthWait?.();
     void this.requestRefresh(trigger);
   }
 
@@ -160,6 +166,7 @@ export class DiscoverySession<C = unknown> {
       era: this.opts.era,
       prior: this.verdict,
       fetch: this.opts.fetch,
+      ...(this.opts.authProvider ? { authProvider: this.opts.authProvider } : {}), // [oauthui pass-through]
       maxMessageBytes: this.opts.maxMessageBytes,
       onListChanged: () => this.onListChanged(),
       onSubscriptionEnded: (why) => void this.relisten(why),
@@ -217,8 +224,24 @@ export class DiscoverySession<C = unknown> {
         await this.conn?.close();
         this.conn = undefined;
       }
-      await sleep(backoffDelayMs(this.failures, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
+      if (this.status === "auth_required") await this.waitForAuthorization();
+      else await sleep(backoffDelayMs(this.failures, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
     }
+  }
+
+  /**
+   * OAuth tokens were refused and only a person can get new ones: retrying on a backoff would
+   * only knock on the authorization server. Wait for a refresh (sent once someone authorized),
+   * or try again after a poll interval (an admin may have fixed it at the provider).
+   */
+  private async waitForAuthorization(): Promise<void> {
+    const controller = new AbortController();
+    const onStop = () => controller.abort();
+    this.stopController.signal.addEventListener("abort", onStop, { once: true });
+    this.wakeAuthWait = () => controller.abort();
+    await sleep(this.opts.pollIntervalMs, controller.signal);
+    this.wakeAuthWait = undefined;
+    this.stopController.signal.removeEventListener("abort", onStop);
   }
 
   /**
@@ -418,6 +441,7 @@ export class DiscoverySession<C = unknown> {
   }
 
   private fail(cause: { code: string; message: string }): Promise<void> {
+    if (cause.code === "AUTH_REQUIRED" || cause.code === "NOT_AUTHORIZED") return this.transition({ kind: "auth-required" }, `AUTH_REQUIRED: ${cause.message}`, { error: cause });
     const downAfter = this.opts.downAfterFailures ?? 3;
     return this.transition({ kind: "failed", consecutiveFailures: this.failures, downAfter }, `${cause.code}: attempt ${this.failures} failed`, {
       error: cause,

@@ -1,7 +1,7 @@
 import { Client, SdkError } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ServerConnectionConfig } from "./connection-config";
-import { DiscoveryError } from "./discovery-error";
+import { DiscoveryError, isAuthRequired } from "./discovery-error";
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
 import { walkToolPages, type RawToolPage, type ToolListing } from "./walk-tool-pages";
@@ -244,6 +244,8 @@ function refusedByStreamableHttp(error: unknown): boolean {
 /** Failures no era verdict explains: the server is simply not there (or too slow). */
 function isOutage(error: unknown): boolean {
   if (error instanceof DiscoveryError) return error.code === "CONNECT_TIMEOUT";
+  // No era explains a refused sign-in: probing again would only ask the person-less SDK again.
+  if (isAuthRequired(error)) return true;
   const errno = (error as NodeJS.ErrnoException)?.code;
   return errno === "ECONNREFUSED" || errno === "ENOENT" || errno === "EACCES" || (statusOf(error) ?? 0) >= 500;
 }

@@ -35,7 +35,8 @@ export type Operation = {
   query?: z.ZodObject;
   body?: z.ZodType;
   bodyRequired?: boolean;
-  status?: 200 | 201 | 202 | 204;
+  /** 303: a redirect with no body (the OAuth callback sends the browser back to the page). */
+  status?: 200 | 201 | 202 | 204 | 303;
   response?: z.ZodType;
   /** Cursor-paged (limit, cursor → nextCursor). */
   paged?: boolean;
@@ -72,6 +73,17 @@ export const OPERATIONS: Operation[] = [
   { method: "PATCH", path: "/servers/{id}", tag: "Servers", summary: "Edit a server", body: ServerPatch, response: R.ServerDetail },
   { method: "DELETE", path: "/servers/{id}", tag: "Servers", summary: "Remove a server", status: 204, response: Deleted },
   { method: "POST", path: "/servers/{id}/refresh", tag: "Servers", summary: "Ask the worker to re-list now", status: 202, response: R.OpenObject },
+  { method: "POST", path: "/servers/{id}/oauth/authorize", tag: "Servers", summary: "Start an OAuth authorization (admins; returns the provider's URL)", access: "session", response: R.OAuthAuthorization },
+  {
+    method: "GET",
+    path: "/servers/{id}/oauth/callback",
+    tag: "Servers",
+    summary: "The provider's redirect back (code, state); 303 to the server page",
+    access: "session",
+    query: z.object({ code: z.string().optional(), state: z.string(), iss: z.string().optional(), error: z.string().optional(), error_description: z.string().optional() }),
+    status: 303,
+    response: Deleted,
+  },
   { method: "GET", path: "/servers/{id}/snapshots", tag: "History", summary: "A server's snapshots, newest first", query: ListSnapshotsInput, paged: true, response: R.pageOf(R.Snapshot) },
   { method: "GET", path: "/servers/{id}/diff", tag: "History", summary: "Diff two snapshots (default: previous → latest)", query: DiffQuery, response: R.OpenObject },
   { method: "GET", path: "/servers/{id}/tools/{name}/history", tag: "History", summary: "One tool's versions over time", response: R.OpenObject },

@@ -1,4 +1,4 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ServerConnectionConfig } from "../connection-config";
 import type { GuardedFetch } from "./guarded-fetch";
@@ -25,6 +25,9 @@ export type TransportOptions = {
    */
   fetch: GuardedFetch;
   maxMessageBytes?: number;
+  // [oauthui pass-through] OAuth for HTTP transports: the SDK sends its tokens and, on a 401,
+  // refreshes or re-grants through it (a DB-backed provider in the worker: lib/oauth).
+  authProvider?: OAuthClientProvider;
 };
 
 /**
@@ -59,13 +62,15 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  const auth = opts.authProvider ? { authProvider: opts.authProvider } : {}; // [oauthui pass-through]
   if (kind === "sse") {
-    return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
+    return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch, ...auth }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
   }
   return {
     transport: new StreamableHTTPClientTransport(url, {
       requestInit,
       fetch: opts.fetch,
+      ...auth,
       reconnectionOptions: { initialReconnectionDelay: 1000, maxReconnectionDelay: 30_000, reconnectionDelayGrowFactor: 1.5, maxRetries: 10 },
     }),
     kind: "streamable_http",
