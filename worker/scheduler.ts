@@ -10,6 +10,7 @@ import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } fr
 import { EvaluationQueue } from "./evaluation-queue";
 import { IdentityProber, type IdentityProberOptions } from "./identity-prober";
 import { createSessionSink } from "./session-sink";
+import { StoredOAuthProvider } from "../lib/oauth/stored-provider";
 
 /** `head`: the config hash plus the right to private targets; a change of either restarts the session. */
 type Running = { head: string; session: DiscoverySession };
@@ -193,6 +194,8 @@ export class Scheduler {
         // Many servers taken at once (start-up, takeover, a bulk registration) wait their turn
         // here instead of all connecting and writing in the same instant.
         admit: (signal) => this.admit(server, signal),
+        // This team's OAuth tokens for this server, from the database; never a browser redirect.
+        ...(server.auth && server.config.transport !== "stdio" ? { authProvider: new StoredOAuthProvider(this.db, this.key, { tenantId: server.tenantId, serverId: server.serverId }, server.auth, { kind: "worker" }) } : {}),
       },
       sink,
     );

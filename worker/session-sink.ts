@@ -10,6 +10,7 @@ import { updateSessionState } from "../lib/sessions/update-session-state";
 import { authContextOf, type ServerConnectionConfig } from "../lib/servers/server-config";
 import { getSecretKey } from "../lib/secrets";
 import { secretRedactor } from "../lib/servers/redact-secrets";
+import type { ServerAuth } from "../lib/servers/server-auth";
 import { recordSnapshot } from "../lib/snapshots/record-snapshot";
 import { countDiscoveryError, countListing, observeChangeToSnapshot } from "../lib/metrics/worker-metrics";
 
@@ -22,7 +23,7 @@ const CHANGE_HOLD_MS = 2_000;
  */
 export function createSessionSink(
   ctx: ServiceContext,
-  server: { serverId: string; name: string; configHash: string; config: ServerConnectionConfig },
+  server: { serverId: string; name: string; configHash: string; config: ServerConnectionConfig; auth?: ServerAuth | null },
   workerId: string,
   logger: Logger,
   evaluations: EvaluationQueue,
@@ -31,9 +32,10 @@ export function createSessionSink(
   onListed?: (outcome: { kind: "created" | "confirmed"; firstLook: boolean }) => void,
 ): DiscoverySink<CacheMeta | null> {
   const { serverId, configHash } = server;
-  const redact = secretRedactor(server.config);
+  const redact = secretRedactor(server.config, server.auth);
   const key = getSecretKey();
-  const authContext = authContextOf(key, server.config);
+  const oauth = server.auth ? { tenantId: ctx.tenantId, serverId, grant: server.auth.grant, clientId: server.auth.clientId } : null;
+  const authContext = authContextOf(key, server.config, oauth);
   // Lines from discovery and evaluation are plain text, redacted of this server's secrets and
   // prefixed with its name for people; failures among them go out at warn.
   const log = (line: string) => {

@@ -6,6 +6,7 @@ const LABELS: Record<string, string> = {
   degraded: "degraded",
   down: "down",
   stopped: "stopped",
+  auth_required: "sign-in required",
 };
 
 export function StatusBadge({ status, reason }: { status: string; reason?: string | null }) {

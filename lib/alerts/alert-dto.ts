@@ -17,6 +17,7 @@ export const ALERT_KINDS = [
   "list_collapsed",
   "cache_divergence",
   "identity_divergence",
+  "auth_required",
 ] as const;
 export type AlertKindName = (typeof ALERT_KINDS)[number];
 
@@ -26,7 +27,7 @@ export type AlertStatusName = (typeof ALERT_STATUSES)[number];
 export const ALERT_SEVERITIES = ["critical", "high", "medium", "low", "info"] as const satisfies readonly Severity[];
 
 /** approved | rejected | auto_accepted | recovered | superseded | dismissed */
-export type AlertResolution = "approved" | "auto_accepted" | "recovered" | "superseded" | "dismissed";
+export type AlertResolution = "approved" | "auto_accepted" | "recovered" | "superseded" | "dismissed" | "reauthorized";
 
 /** A finding of the detection engine, or a compatibility finding of the diff engine (with a security severity). */
 export type AlertFinding =

@@ -48,3 +48,29 @@ export async function alertOnStatusChange(
     resolved: { resolution: "recovered", by: SYSTEM },
   });
 }
+
+/**
+ * OAuth: entering `auth_required` opens one `auth_required` alert (high: the server is no longer
+ * watched until someone authorizes it again); leaving it for `live`/`polling` resolves it. Also
+ * called by the authorization callback, which resolves it as soon as the new tokens are stored.
+ */
+export async function alertOnAuthChange(tx: Tx, tenantId: string, serverId: string, change: { to: "auth_required" | "authorized"; reason: string | null }): Promise<void> {
+  const open = await tx.alert.findFirst({
+    where: { tenantId, serverId, dedupeKey: dedupeKeyFor("auth_required", null), status: { not: "resolved" } },
+    select: { id: true, serverId: true },
+  });
+  if (change.to === "authorized") {
+    if (open) await resolveAlert(tx, tenantId, open, "reauthorized", SYSTEM, { notify: true });
+    return;
+  }
+  if (open) return;
+  const server = await tx.mcpServer.findFirst({ where: { id: serverId, tenantId }, select: { name: true } });
+  if (!server) return;
+  await openAlert(tx, tenantId, {
+    serverId,
+    kind: "auth_required",
+    severity: "high",
+    title: `${server.name} needs to be authorized again (OAuth)`,
+    details: { status: { reason: change.reason } },
+  });
+}

@@ -10,6 +10,8 @@ export type AuditAction =
   | "server.updated"
   | "server.deleted"
   | "server.refresh_requested"
+  | "server.oauth_authorize_started"
+  | "server.oauth_authorized"
   | "member.joined"
   | "member.role_changed"
   | "member.removed"

@@ -84,3 +84,15 @@ function describeAuthError(error: unknown): { code: string; message: string } | 
   if (OAuthClientFlowError.isInstance(error)) return { code: "OAUTH_FLOW_ERROR", message: error.message };
   return undefined;
 }
+
+/** An OAuth failure only a person can fix (the SDK wanted to redirect a browser), anywhere in the cause chain. */
+export function isAuthRequired(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 8; depth++) {
+    if (UnauthorizedError.isInstance(current)) return true;
+    if (current instanceof DiscoveryError) return current.code === "AUTH_REQUIRED" || current.code === "NOT_AUTHORIZED";
+    const e = current as { cause?: unknown; data?: { cause?: unknown } };
+    current = e.cause ?? e.data?.cause;
+  }
+  return false;
+}

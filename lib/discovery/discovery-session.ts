@@ -96,6 +96,8 @@ export class DiscoverySession<C = unknown> {
   private unsavedState: SessionStateChange | undefined;
   private stateRetry: NodeJS.Timeout | undefined;
   private stateRetries = 0;
+  /** Wakes a session that waits for an OAuth authorization (refresh() after Authorize). */
+  private wakeAuthWait: (() => void) | undefined;
   /** Set by drain(): no new connects or listings; the ones running finish and are stored. */
   private draining = false;
   private readonly listingsInFlight = new Set<Promise<void>>();
@@ -138,6 +140,7 @@ export class DiscoverySession<C = unknown> {
   /** Manual refresh (API / UI): re-list now, bypassing TTL freshness. */
   refresh(trigger: SnapshotTrigger = "manual"): void {
     this.freshUntil = 0;
+    this.wakeAuthWait?.();
     void this.requestRefresh(trigger);
   }
 
@@ -225,8 +228,24 @@ export class DiscoverySession<C = unknown> {
         await this.conn?.close();
         this.conn = undefined;
       }
-      await sleep(backoffDelayMs(this.failures, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
+      if (this.status === "auth_required") await this.waitForAuthorization();
+      else await sleep(backoffDelayMs(this.failures, { maxMs: this.opts.backoffMaxMs }), this.stopController.signal);
     }
+  }
+
+  /**
+   * OAuth tokens were refused and only a person can get new ones: retrying on a backoff would
+   * only knock on the authorization server. Wait for a refresh (sent once someone authorized),
+   * or try again after a poll interval (an admin may have fixed it at the provider).
+   */
+  private async waitForAuthorization(): Promise<void> {
+    const controller = new AbortController();
+    const onStop = () => controller.abort();
+    this.stopController.signal.addEventListener("abort", onStop, { once: true });
+    this.wakeAuthWait = () => controller.abort();
+    await sleep(this.opts.pollIntervalMs, controller.signal);
+    this.wakeAuthWait = undefined;
+    this.stopController.signal.removeEventListener("abort", onStop);
   }
 
   /**
@@ -426,6 +445,7 @@ export class DiscoverySession<C = unknown> {
   }
 
   private fail(cause: { code: string; message: string }): Promise<void> {
+    if (cause.code === "AUTH_REQUIRED" || cause.code === "NOT_AUTHORIZED") return this.transition({ kind: "auth-required" }, `AUTH_REQUIRED: ${cause.message}`, { error: cause });
     const downAfter = this.opts.downAfterFailures ?? 3;
     return this.transition({ kind: "failed", consecutiveFailures: this.failures, downAfter }, `${cause.code}: attempt ${this.failures} failed`, {
       error: cause,

@@ -1,7 +1,7 @@
 import { Client, SdkError, type Transport } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import type { ServerConnectionConfig } from "./connection-config";
-import { DiscoveryError } from "./discovery-error";
+import { DiscoveryError, isAuthRequired } from "./discovery-error";
 import { completeAuthorization, isAuthorizationRequired, isLegacyIssuerMismatch } from "./oauth/authorization";
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
@@ -355,6 +355,8 @@ function refusedByStreamableHttp(error: unknown): boolean {
 function isOutage(error: unknown): boolean {
   if (isAuthorizationRequired(error)) return true; // no era verdict explains a missing authorization either
   if (error instanceof DiscoveryError) return error.code === "CONNECT_TIMEOUT";
+  // No era explains a refused sign-in: probing again would only ask the person-less SDK again.
+  if (isAuthRequired(error)) return true;
   const errno = (error as NodeJS.ErrnoException)?.code;
   return errno === "ECONNREFUSED" || errno === "ENOENT" || errno === "EACCES" || (statusOf(error) ?? 0) >= 500;
 }

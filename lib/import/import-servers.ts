@@ -49,7 +49,7 @@ export async function importServers(ctx: ServiceContext, raw: unknown, permissio
   const names = config.entries.map((e) => e.name);
   const rows = await ctx.db.mcpServer.findMany({ where: { tenantId: ctx.tenantId, name: { in: names } } });
   const byId = new Map(rows.map((r) => [r.id, r]));
-  const existing = rows.map((r) => toServerSummary(key, { ...r, session: null, _count: { snapshots: 0 } }, null));
+  const existing = rows.map((r) => toServerSummary(key, { ...r, session: null, oauthState: null, _count: { snapshots: 0 } }, null));
   const plan = planImport(config.entries, existing);
 
   // Each server judged as its own POST or PATCH would be; a refusal names why and spares the rest.

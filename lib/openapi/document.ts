@@ -103,7 +103,9 @@ function security(op: Operation) {
 function operationObject(op: Operation, collector: SchemaCollector) {
   const status = String(op.status ?? 200);
   const success =
-    op.response === undefined
+    op.status === 303
+      ? { description: "Redirect (Location header)" }
+      : op.response === undefined
       ? { description: "Done; no body" }
       : {
           description: "Success",

@@ -36,7 +36,8 @@ export type Operation = {
   query?: z.ZodObject;
   body?: z.ZodType;
   bodyRequired?: boolean;
-  status?: 200 | 201 | 202 | 204;
+  /** 303: a redirect with no body (the OAuth callback sends the browser back to the page). */
+  status?: 200 | 201 | 202 | 204 | 303;
   response?: z.ZodType;
   /** Cursor-paged (limit, cursor → nextCursor). */
   paged?: boolean;
@@ -76,6 +77,17 @@ export const OPERATIONS: Operation[] = [
   { method: "GET", path: "/servers/{id}/identity-probes", tag: "Servers", summary: "Identity probes: which client identities were probed when, and each one's outcome", response: R.IdentityProbeState },
   { method: "GET", path: "/team/identity-probes", tag: "Teams", summary: "The team's identity-probe defaults", response: R.TeamIdentityProbeSettings },
   { method: "PATCH", path: "/team/identity-probes", tag: "Teams", summary: "Change the team's identity-probe defaults (admins)", body: TeamProbeSettingsPatch, response: R.TeamIdentityProbeSettings },
+  { method: "POST", path: "/servers/{id}/oauth/authorize", tag: "Servers", summary: "Start an OAuth authorization (admins; returns the provider's URL)", access: "session", response: R.OAuthAuthorization },
+  {
+    method: "GET",
+    path: "/servers/{id}/oauth/callback",
+    tag: "Servers",
+    summary: "The provider's redirect back (code, state); 303 to the server page",
+    access: "session",
+    query: z.object({ code: z.string().optional(), state: z.string(), iss: z.string().optional(), error: z.string().optional(), error_description: z.string().optional() }),
+    status: 303,
+    response: Deleted,
+  },
   { method: "GET", path: "/servers/{id}/snapshots", tag: "History", summary: "A server's snapshots, newest first", query: ListSnapshotsInput, paged: true, response: R.pageOf(R.Snapshot) },
   { method: "GET", path: "/servers/{id}/diff", tag: "History", summary: "Diff two snapshots (default: previous → latest)", query: DiffQuery, response: R.OpenObject },
   { method: "GET", path: "/servers/{id}/tools/{name}/history", tag: "History", summary: "One tool's versions over time", response: R.OpenObject },

@@ -62,6 +62,18 @@ export const ServerSummary = z
     headerKeys: z.array(z.string()),
     pollIntervalSeconds: z.number().int(),
     auditPolicy: z.enum(["trust_first", "strict"]),
+    auth: z
+      .strictObject({
+        type: z.literal("oauth"),
+        grant: z.enum(["client_credentials", "authorization_code"]),
+        clientId: z.string().nullable(),
+        scope: z.string().nullable(),
+        hasSecret: z.boolean().describe("Whether a client secret or private key is set (never returned)"),
+        status: z.enum(["unauthorized", "authorized", "auth_required"]),
+        statusReason: z.string().nullable(),
+      })
+      .nullable()
+      .describe("OAuth 2.1 sign-in (docs/oauth-servers.md); tokens and secrets are never returned"),
     status: z.string(),
     statusReason: z.string().nullable(),
     era: z.string().nullable(),
@@ -98,7 +110,7 @@ export const ServerDetail = z
   })
   .meta({ id: "ServerDetail" });
 
-const serverStatus = z.enum(["pending", "connecting", "live", "polling", "degraded", "down", "stopped"]);
+const serverStatus = z.enum(["pending", "connecting", "live", "polling", "degraded", "down", "auth_required", "stopped"]);
 export const ServerPage = pageOf(ServerSummary)
   .extend({
     total: z.number().int(),
@@ -338,3 +350,6 @@ export const IdentityProbeState = z
     alertId: z.string().nullable().describe("The open identity_divergence alert"),
   })
   .meta({ id: "IdentityProbeState" });
+export const OAuthAuthorization = z
+  .strictObject({ authorizationUrl: z.string().describe("The provider's authorization URL (PKCE S256, state, resource): send the browser there") })
+  .meta({ id: "OAuthAuthorization" });

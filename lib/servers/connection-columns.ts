@@ -1,9 +1,15 @@
 import type { McpServer } from "../generated/prisma/client";
 import { decryptJson, encryptJson } from "../secrets";
+import { Prisma } from "../generated/prisma/client";
+import { splitAuth, type AuthSecrets, type PublicAuthConfig, type ServerAuth, type ServerAuthInput } from "./server-auth";
 import { computeConfigHash, type ServerConnectionConfig } from "./server-config";
 
-/** A connection config as stored: env and headers sealed, plus the keyed config hash. */
-export function connectionColumns(key: Buffer, config: ServerConnectionConfig) {
+/**
+ * A connection config as stored: env and headers sealed, plus the keyed config hash. OAuth
+ * settings (when given) are part of the hash, so changing them restarts the session; a server
+ * without them hashes exactly as before OAuth existed.
+ */
+export function connectionColumns(key: Buffer, config: ServerConnectionConfig, auth?: ServerAuth | null) {
   const stdio = config.transport === "stdio";
   return {
     transport: config.transport,
@@ -13,8 +19,26 @@ export function connectionColumns(key: Buffer, config: ServerConnectionConfig) {
     envEncrypted: stdio && Object.keys(config.env).length ? encryptJson(key, config.env) : null,
     url: stdio ? null : config.url,
     headersEncrypted: !stdio && Object.keys(config.headers).length ? encryptJson(key, config.headers) : null,
-    configHash: computeConfigHash(key, config),
+    configHash: computeConfigHash(key, auth ? { ...config, auth } : config),
   };
+}
+
+/** The auth columns for an OAuth setting (null clears them). */
+export function authColumns(key: Buffer, input: ServerAuthInput | null) {
+  if (!input) return { auth: null, columns: { authConfig: Prisma.DbNull as Prisma.InputJsonValue | typeof Prisma.DbNull, authSecretEncrypted: null as string | null } };
+  const { config, secrets } = splitAuth(input);
+  return {
+    auth: { ...config, ...secrets } satisfies ServerAuth,
+    columns: { authConfig: config as unknown as Prisma.InputJsonValue | typeof Prisma.DbNull, authSecretEncrypted: config.hasSecret ? encryptJson(key, secrets) : null },
+  };
+}
+
+/** The stored auth back to its decrypted form (worker and edits only); null without OAuth. */
+export function authFromRow(key: Buffer, row: { authConfig: unknown; authSecretEncrypted: string | null }): ServerAuth | null {
+  const config = row.authConfig as PublicAuthConfig | null;
+  if (!config || config.type !== "oauth") return null;
+  const secrets = row.authSecretEncrypted ? decryptJson<AuthSecrets>(key, row.authSecretEncrypted) : {};
+  return { ...config, ...secrets };
 }
 
 type ConnectionRow = Pick<McpServer, "transport" | "command" | "args" | "cwd" | "envEncrypted" | "url" | "headersEncrypted">;

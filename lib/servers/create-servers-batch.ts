@@ -105,16 +105,17 @@ export function insertServerStatements(ctx: ServiceContext, db: Db | Tx, rows: (
     id: r.id, name: r.data.name, transport: r.data.transport, command: r.data.command, args: r.data.args, cwd: r.data.cwd,
     env_encrypted: r.data.envEncrypted, url: r.data.url, headers_encrypted: r.data.headersEncrypted, tags: r.data.tags,
     enabled: r.data.enabled, poll_interval_seconds: r.data.pollIntervalSeconds, config_hash: r.data.configHash, audit_policy: r.data.auditPolicy ?? "trust_first",
+    auth_config: "authConfig" in r.data ? r.data.authConfig : null, auth_secret_encrypted: "authSecretEncrypted" in r.data ? r.data.authSecretEncrypted : null,
   }));
   const audits = rows.map((r) => ({ target_id: r.id, details: { ...r.auditDetails, ...auditDetails } }));
   return [
     db.$executeRaw`
-        INSERT INTO mcp_server (id, tenant_id, name, transport, command, args, cwd, env_encrypted, url, headers_encrypted, tags, enabled, poll_interval_seconds, config_hash, audit_policy, updated_at)
+        INSERT INTO mcp_server (id, tenant_id, name, transport, command, args, cwd, env_encrypted, url, headers_encrypted, tags, enabled, poll_interval_seconds, config_hash, audit_policy, auth_config, auth_secret_encrypted, updated_at)
         SELECT x.id, ${ctx.tenantId}::uuid, x.name, x.transport::transport_kind, x.command, x.args, x.cwd, x.env_encrypted, x.url, x.headers_encrypted, x.tags, x.enabled,
-               x.poll_interval_seconds, x.config_hash, x.audit_policy::audit_policy, now()
+               x.poll_interval_seconds, x.config_hash, x.audit_policy::audit_policy, x.auth_config, x.auth_secret_encrypted, now()
           FROM jsonb_to_recordset(${JSON.stringify(servers)}::jsonb)
             AS x(id uuid, name text, transport text, command text, args text[], cwd text, env_encrypted text, url text, headers_encrypted text, tags text[],
-                 enabled boolean, poll_interval_seconds int, config_hash text, audit_policy text)`,
+                 enabled boolean, poll_interval_seconds int, config_hash text, audit_policy text, auth_config jsonb, auth_secret_encrypted text)`,
     db.$executeRaw`
         INSERT INTO audit_event (tenant_id, actor_kind, actor_id, actor_label, action, target_type, target_id, details)
         SELECT ${ctx.tenantId}::uuid, ${ctx.actor.kind}, ${ctx.actor.id}, ${actorLabel(ctx.actor)}, 'server.created', 'server', x.target_id, x.details

@@ -11,7 +11,7 @@ export async function getServerOrThrow(ctx: ServiceContext, serverId: string) {
   if (!isUuid(serverId)) throw new AppError("NOT_FOUND", "Server not found");
   const row = await ctx.db.mcpServer.findFirst({
     where: { id: serverId, tenantId: ctx.tenantId },
-    include: { session: true, _count: { select: { snapshots: true } } },
+    include: { session: true, oauthState: { select: { status: true, statusReason: true } }, _count: { select: { snapshots: true } } },
   });
   if (!row) throw new AppError("NOT_FOUND", "Server not found");
   return row;

@@ -2,7 +2,8 @@ import type { Db } from "../db";
 import type { PrivateTargetsPolicy } from "../env";
 import { teamsWithPrivateTargets } from "../network/private-targets";
 import type { EraVerdict } from "../discovery/open-connection";
-import { configFromRow } from "./connection-columns";
+import { authFromRow, configFromRow } from "./connection-columns";
+import type { ServerAuth } from "./server-auth";
 import type { ServerConnectionConfig } from "./server-config";
 
 export type RunnableServer = {
@@ -12,6 +13,8 @@ export type RunnableServer = {
   configHash: string;
   pollIntervalSeconds: number;
   config: ServerConnectionConfig;
+  /** OAuth settings, secrets decrypted (null: no sign-in); the tokens live in server_oauth_state. */
+  auth: ServerAuth | null;
   /** The stored era verdict, only if it was obtained for this exact configuration. */
   verdict?: EraVerdict;
   /** Whether its connections may reach private and loopback addresses (see privateTargetsOf). */
@@ -51,6 +54,7 @@ export async function listRunnableServers(db: Db, key: Buffer, policy: PrivateTa
     pollIntervalSeconds: r.pollIntervalSeconds,
     ...(r.session?.eraVerdict && r.session.verdictFor === r.configHash ? { verdict: r.session.eraVerdict as EraVerdict } : {}),
     config: configFromRow(key, r),
+    auth: authFromRow(key, r),
   }));
 }
 

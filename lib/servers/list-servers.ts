@@ -46,7 +46,7 @@ type Row = {
   era: string | null; protocolVersion: string | null; serverInfo: unknown; lastChangeAt: Date | null; lastListedAt: Date | null;
   connectedAt: Date | null; lastError: string | null; lastErrorCode: string | null; lastErrorAt: Date | null; transportUsed: string | null;
   warnings: unknown; sessionUpdatedAt: Date | null; latestId: string | null; latestToolCount: number | null; snapshotCount: number;
-  sortKey: string | number | Date | null;
+  sortKey: string | number | Date | null; authConfig: unknown; oauthStatus: string | null; oauthStatusReason: string | null;
 };
 type Totals = { total: number; byStatus: Record<string, number> | null; teamTotal: number; teamTags: string[] | null };
 
@@ -102,11 +102,12 @@ export function serverListSql(ctx: ServiceContext, filters: Filters, sort: Sort,
       ss.last_error AS "lastError", ss.last_error_code AS "lastErrorCode", ss.last_error_at AS "lastErrorAt", ss.transport_used AS "transportUsed",
       ss.warnings, ss.updated_at AS "sessionUpdatedAt", latest.id AS "latestId", latest.tool_count AS "latestToolCount",
       (SELECT count(*)::int FROM snapshot c WHERE c.tenant_id = m.tenant_id AND c.server_id = m.id) AS "snapshotCount",
-      p.sort_key AS "sortKey"
+      p.sort_key AS "sortKey", m.auth_config AS "authConfig", os.status AS "oauthStatus", os.status_reason AS "oauthStatusReason"
     FROM totals
     LEFT JOIN page p ON TRUE
     LEFT JOIN mcp_server m ON m.id = p.id
     LEFT JOIN server_session ss ON ss.server_id = m.id
+    LEFT JOIN server_oauth_state os ON os.server_id = m.id AND os.tenant_id = m.tenant_id
     LEFT JOIN LATERAL (
       SELECT sn.id, sn.tool_count FROM snapshot sn
       WHERE sn.tenant_id = m.tenant_id AND sn.server_id = m.id
@@ -132,7 +133,8 @@ function toSummary(key: Buffer, r: Row): ServerSummary {
         transportUsed: r.transportUsed, warnings: r.warnings as Prisma.JsonValue, updatedAt: r.sessionUpdatedAt!,
       }
     : null;
-  const row: ServerRow = { ...r, session, _count: { snapshots: r.snapshotCount } };
+  const oauthState = r.oauthStatus ? { status: r.oauthStatus, statusReason: r.oauthStatusReason } : null;
+  const row: ServerRow = { ...r, session, oauthState, _count: { snapshots: r.snapshotCount } };
   return toServerSummary(key, row, r.latestId ? { id: r.latestId, toolCount: r.latestToolCount ?? 0 } : null);
 }
 

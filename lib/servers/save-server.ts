@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { Prisma, type McpServer } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
-import { configFromRow, connectionColumns } from "./connection-columns";
+import { authColumns, authFromRow, configFromRow, connectionColumns } from "./connection-columns";
 import { getServerOrThrow } from "./get-server-or-throw";
 import { invalidateServerPages } from "./server-page-cache";
 import type { ServerConnectionConfig } from "./server-config";
@@ -33,6 +33,7 @@ export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permissio
     input.transport === "stdio"
       ? { transport: "stdio", command: input.command!, args: input.args ?? [], env: input.env ?? {}, ...(input.cwd ? { cwd: input.cwd } : {}) }
       : { transport: TRANSPORT[input.transport] as "streamable_http" | "sse", url: input.url!, headers: input.headers ?? {} };
+  const auth = input.auth ? authColumns(key, input.auth) : undefined;
   const data = {
     tenantId: ctx.tenantId,
     name: input.name,
@@ -40,9 +41,17 @@ export function prepareServerCreate(ctx: ServiceContext, raw: unknown, permissio
     enabled: input.enabled ?? true,
     pollIntervalSeconds: input.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
     ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
-    ...connectionColumns(key, config),
+    ...connectionColumns(key, config, auth?.auth),
+    ...(auth ? auth.columns : {}),
   };
-  const auditDetails = { name: input.name, transport: input.transport, ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}), ...secretKeysSet(config) };
+  const auditDetails = {
+    name: input.name,
+    transport: input.transport,
+    ...(input.auditPolicy ? { auditPolicy: input.auditPolicy } : {}),
+    ...secretKeysSet(config),
+    // The grant and client id only: secrets never enter the audit log.
+    ...(auth?.auth ? { auth: { type: "oauth", grant: auth.auth.grant, clientId: auth.auth.clientId } } : {}),
+  };
   // Whether the caller chose an interval: without one, the team's minimum may raise the default.
   return { data, auditDetails, requestedPoll: input.pollIntervalSeconds };
 }
@@ -92,11 +101,13 @@ function isRawUniqueViolation(error: Prisma.PrismaClientKnownRequestError): bool
 export async function updateServer(ctx: ServiceContext, serverId: string, raw: unknown, permission: StdioPermission) {
   requirePermission(ctx, "server:write");
   const row = await getServerOrThrow(ctx, serverId);
-  const { patch, data, auditDetails } = await prepareServerUpdate(ctx, row, raw, permission, getSecretKey());
+  const { patch, data, auditDetails, authChanged } = await prepareServerUpdate(ctx, row, raw, permission, getSecretKey());
   const updated = await withNameConflict(patch.name ?? row.name, () => ctx.db.$transaction(async (tx) => {
     if (patch.pollIntervalSeconds) await assertWithinQuota(ctx, tx, { adding: 0, pollIntervals: [patch.pollIntervalSeconds] });
     await tx.mcpServer.update({ where: { id: row.id }, data });
     if (patch.identityProbes) await saveServerProbeSettings(tx, ctx.tenantId, row.id, patch.identityProbes);
+    // Tokens and registrations belong to the old client: a changed OAuth setting starts over.
+    if (authChanged || (patch.url && patch.url !== row.url)) await tx.serverOAuthState.deleteMany({ where: { tenantId: ctx.tenantId, serverId: row.id } });
     await recordAudit(tx, ctx, "server.updated", { type: "server", id: row.id }, auditDetails);
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: row.id });
     return { id: row.id };
@@ -120,6 +131,7 @@ export async function prepareServerUpdate(ctx: ServiceContext, row: McpServer, r
   }
   if (!stdio && (patch.command || patch.args || patch.env || patch.cwd)) throw new AppError("INVALID_INPUT", "command, args, cwd and env apply to stdio servers only");
   if (stdio && (patch.url || patch.headers)) throw new AppError("INVALID_INPUT", "url and headers apply to HTTP servers only");
+  if (stdio && patch.auth) throw new AppError("INVALID_INPUT", "auth (OAuth) applies to HTTP servers only");
   const stored = configFromRow(key, row);
   const cwd = patch.cwd === undefined ? row.cwd : patch.cwd;
   const config: ServerConnectionConfig =
@@ -132,15 +144,19 @@ export async function prepareServerUpdate(ctx: ServiceContext, row: McpServer, r
     // Only a new address is judged: an unchanged one was judged when saved, and the worker judges every connect.
     if (patch.url !== row.url) await assertTargetAllowed(ctx, patch.url);
   }
+  // undefined keeps the stored OAuth settings; an object replaces them, null removes them.
+  const newAuth = patch.auth === undefined ? undefined : authColumns(key, patch.auth);
+  const auth = newAuth ? newAuth.auth : authFromRow(key, row);
   const data = {
     ...(patch.name ? { name: patch.name } : {}),
     ...(patch.tags ? { tags: patch.tags } : {}),
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
     ...(patch.pollIntervalSeconds ? { pollIntervalSeconds: patch.pollIntervalSeconds } : {}),
     ...(patch.auditPolicy ? { auditPolicy: patch.auditPolicy } : {}),
-    ...connectionColumns(key, config),
+    ...connectionColumns(key, config, auth),
+    ...(newAuth ? newAuth.columns : {}),
   };
-  return { patch, data, auditDetails: { name: patch.name ?? row.name, fields: Object.keys(patch).sort() } };
+  return { patch, data, authChanged: newAuth !== undefined, auditDetails: { name: patch.name ?? row.name, fields: Object.keys(patch).sort() } };
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */

@@ -14,6 +14,20 @@ export type ServerSummary = {
   pollIntervalSeconds: number;
   /** trust_first: each tool's first version is pinned as its baseline; strict: new tools need approval. */
   auditPolicy: "trust_first" | "strict";
+  /**
+   * OAuth 2.1 sign-in (docs/oauth-servers.md); null for servers without it. Secrets and tokens
+   * are never returned: `hasSecret` says whether a client secret or key is set. `status`:
+   * unauthorized (no tokens yet), authorized, auth_required (a person must Authorize again).
+   */
+  auth: {
+    type: "oauth";
+    grant: "client_credentials" | "authorization_code";
+    clientId: string | null;
+    scope: string | null;
+    hasSecret: boolean;
+    status: "unauthorized" | "authorized" | "auth_required";
+    statusReason: string | null;
+  } | null;
   status: string;
   statusReason: string | null;
   era: string | null;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { checkUrl } from "../discovery/node/network-guard";
 import { ServerProbeSettingsPatch } from "../identity-probes/settings-schema";
+import { ServerAuthInput } from "./server-auth";
 
 // What a client may send to register or edit a server. Field names follow the REST API.
 const name = z.string().trim().min(1, "name is required").max(100, "name is at most 100 characters");
@@ -49,10 +50,13 @@ export const ServerInput = z
     // The spec asks clients not to hammer servers: 10 s is the floor, default 5 min.
     pollIntervalSeconds: z.number().int().min(10, "pollIntervalSeconds is at least 10").max(86_400).optional(),
     auditPolicy: auditPolicy.optional(),
+    // OAuth 2.1 sign-in for HTTP servers (lib/servers/server-auth.ts); secrets sealed, never returned.
+    auth: ServerAuthInput.optional(),
   })
   .superRefine((v, ctx) => {
     if (v.transport === "stdio") {
       if (!v.command) ctx.addIssue({ code: "custom", path: ["command"], message: "command is required for stdio servers" });
+      if (v.auth) ctx.addIssue({ code: "custom", path: ["auth"], message: "auth (OAuth) applies to HTTP servers only" });
       if (v.url || v.headers) ctx.addIssue({ code: "custom", path: ["url"], message: "url and headers apply to HTTP servers only" });
     } else {
       if (!v.url) ctx.addIssue({ code: "custom", path: ["url"], message: "url is required for HTTP servers" });
@@ -79,6 +83,8 @@ export const ServerPatch = z.object({
   auditPolicy: auditPolicy.optional(),
   /** Identity probes for this server (docs/identity-probes.md); not a column of the server row. */
   identityProbes: ServerProbeSettingsPatch.optional(),
+  // A new auth replaces the old one (and forgets its tokens); null removes OAuth.
+  auth: ServerAuthInput.nullable().optional(),
 });
 export type ServerPatch = z.infer<typeof ServerPatch>;
 

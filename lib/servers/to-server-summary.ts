@@ -1,11 +1,15 @@
 import type { McpServer, ServerSession, Snapshot } from "../generated/prisma/client";
 import { decryptJson } from "../secrets";
 import type { ServerSummary } from "./server-dto";
+import { publicAuthOf } from "./server-auth";
 
 /** The columns a summary reads (a full Prisma row fits, and so does the fleet list's SQL row). */
 export type ServerRow = Pick<McpServer, "id" | "name" | "transport" | "command" | "args" | "url" | "tags" | "enabled" | "demoKey" | "envEncrypted" | "headersEncrypted" | "pollIntervalSeconds" | "auditPolicy" | "updatedAt"> & {
   session: Pick<ServerSession, "status" | "statusReason" | "era" | "protocolVersion" | "serverInfo" | "lastChangeAt" | "lastListedAt" | "connectedAt" | "lastError" | "lastErrorCode" | "lastErrorAt" | "transportUsed" | "warnings" | "updatedAt"> | null;
   _count: { snapshots: number };
+  /** OAuth settings (mcp_server.auth_config) and the team's OAuth state for this server. */
+  authConfig: unknown;
+  oauthState: { status: string; statusReason: string | null } | null;
 };
 
 // Opening a sealed blob costs an AES-GCM decrypt; a fleet listing would pay it for every row on
@@ -44,6 +48,7 @@ export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapsh
     headerKeys: sealedKeys(key, row.headersEncrypted),
     pollIntervalSeconds: row.pollIntervalSeconds,
     auditPolicy: row.auditPolicy,
+    auth: authSummary(row),
     status: row.enabled ? (s?.status ?? "pending") : "stopped",
     statusReason: s?.statusReason ?? null,
     era: s?.era ?? null,
@@ -62,4 +67,12 @@ export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapsh
     warnings: Array.isArray(s?.warnings) ? (s.warnings as unknown[]).filter((w): w is string => typeof w === "string") : [],
     updatedAt: (s?.updatedAt ?? row.updatedAt).toISOString(),
   };
+}
+
+/** The OAuth settings as shown: never a secret, only whether one is set, plus the authorization status. */
+function authSummary(row: ServerRow): ServerSummary["auth"] {
+  const config = publicAuthOf(row.authConfig);
+  if (!config) return null;
+  const status = (row.oauthState?.status ?? "unauthorized") as NonNullable<ServerSummary["auth"]>["status"];
+  return { type: config.type, grant: config.grant, clientId: config.clientId, scope: config.scope, hasSecret: config.hasSecret, status, statusReason: row.oauthState?.statusReason ?? null };
 }

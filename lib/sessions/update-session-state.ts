@@ -1,4 +1,4 @@
-import { alertOnStatusChange } from "../alerts/server-status-alerts";
+import { alertOnAuthChange, alertOnStatusChange } from "../alerts/server-status-alerts";
 import type { ServiceContext } from "../context";
 import { LeaseLostError } from "../errors";
 import type { SessionStatus } from "../generated/prisma/client";
@@ -46,10 +46,14 @@ export async function updateSessionState(ctx: ServiceContext, serverId: string, 
   if (row.outcome !== "ok" || !row.to_status) return;
   const to = row.to_status;
   const needsAlert = to === "down" ? !row.down_open : (to === "live" || to === "polling") && row.down_open === true;
-  if (!needsAlert) return;
+  // OAuth: entering auth_required opens its alert; coming back from it resolves that alert.
+  // A server never authorized yet (NOT_AUTHORIZED) waits without an alert: nothing was lost.
+  const authChange = to === "auth_required" ? (patch.error?.code === "AUTH_REQUIRED" ? "auth_required" : null) : row.from_status === "auth_required" && (to === "live" || to === "polling") ? "authorized" : null;
+  if (!needsAlert && !authChange) return;
   await ctx.db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${serverId}))`;
     if (leaseHolder) await assertLeaseHeld(tx, serverId, leaseHolder);
-    await alertOnStatusChange(tx, ctx.tenantId, serverId, { from: row.from_status, to, reason: reason ?? null, error: patch.error, at: new Date() });
+    if (needsAlert) await alertOnStatusChange(tx, ctx.tenantId, serverId, { from: row.from_status, to, reason: reason ?? null, error: patch.error, at: new Date() });
+    if (authChange) await alertOnAuthChange(tx, ctx.tenantId, serverId, { to: authChange, reason: reason ?? null });
   });
 }

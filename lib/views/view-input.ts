@@ -3,7 +3,7 @@ import { ALERT_KINDS, ALERT_SEVERITIES } from "../alerts/alert-dto";
 
 // What a saved view stores: a slice of the fleet. Within one list any value matches (statuses
 // live OR degraded); across fields every condition must hold; `tags` needs every listed tag.
-export const SERVER_STATUSES = ["pending", "connecting", "live", "polling", "degraded", "down", "stopped"] as const;
+export const SERVER_STATUSES = ["pending", "connecting", "live", "polling", "degraded", "down", "auth_required", "stopped"] as const;
 export const VIEW_TRANSPORTS = ["stdio", "streamable_http", "sse"] as const;
 export const VIEW_COLUMNS = ["name", "status", "transport", "tags", "protocolVersion", "toolCount", "lastChangeAt", "alerts"] as const;
 export const SORT_KEYS = ["name", "status", "transport", "protocolVersion", "toolCount", "lastChangeAt"] as const;

@@ -13,6 +13,7 @@ export const KIND_LABELS: Record<AlertKindName, string> = {
   list_collapsed: "List collapsed",
   cache_divergence: "Public list diverges (R31)",
   identity_divergence: "Differs by client identity",
+  auth_required: "Sign-in required (OAuth)",
 };
 
 export const STATUS_LABELS: Record<AlertStatusName, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
@@ -25,6 +26,7 @@ export const RESOLUTION_LABELS: Record<string, string> = {
   recovered: "the server recovered",
   superseded: "superseded (the tool went back to its baseline or a newer state replaced it)",
   dismissed: "dismissed",
+  reauthorized: "an admin authorized the server again",
 };
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind as AlertKindName] ?? kind;

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { ServerSummary } from "../../../lib/servers/server-dto";
 import { ConfirmButton } from "../../_components/ConfirmButton";
 import { api, ApiError } from "../../_hooks/api";
@@ -17,9 +17,28 @@ export function ServerActions({ server }: { server: ServerSummary }) {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState<Flash | null>(null);
   const [refreshing, setRefreshing] = useState(false);
+  const [authorizing, setAuthorizing] = useState(false);
   const canWrite = can("server:write");
   const canRefresh = can("server:refresh");
+  // Back from the provider (the callback redirects here with ?oauth=authorized).
+  useEffect(() => {
+    if (new URLSearchParams(window.location.search).get("oauth") === "authorized") setMessage({ kind: "ok", text: "Authorized: the worker lists the server now." });
+  }, []);
   if (!canWrite && !canRefresh) return null;
+  const needsAuthorize = server.auth?.grant === "authorization_code" && (server.auth.status !== "authorized" || server.status === "auth_required");
+
+  /** Interactive OAuth: the API answers with the provider's URL and the browser goes there. */
+  async function authorize() {
+    setAuthorizing(true);
+    setMessage(null);
+    try {
+      const { authorizationUrl } = await api<{ authorizationUrl: string }>(`/api/v1/servers/${server.id}/oauth/authorize`, { method: "POST", body: {} });
+      window.location.assign(authorizationUrl);
+    } catch (e) {
+      setMessage({ kind: "error", text: e instanceof ApiError ? e.message : "Could not start the authorization" });
+      setAuthorizing(false);
+    }
+  }
 
   async function refresh() {
     setRefreshing(true);
@@ -48,6 +67,11 @@ export function ServerActions({ server }: { server: ServerSummary }) {
 
   return (
     <div className="server-actions">
+      {canWrite && needsAuthorize ? (
+        <button type="button" className="button" onClick={() => void authorize()} disabled={authorizing} title={server.auth?.statusReason ?? "Sign in to this server with OAuth"}>
+          {authorizing ? "Opening the provider…" : "Authorize"}
+        </button>
+      ) : null}
       {canRefresh ? (
         <button type="button" className="button secondary" onClick={() => void refresh()} disabled={refreshing || !server.enabled} title={server.enabled ? undefined : "Paused servers are not listed"}>
           {refreshing ? "Requesting…" : "Refresh now"}

@@ -13,6 +13,8 @@ const ACTIONS: Record<string, string> = {
   "server.updated": "edited a server",
   "server.deleted": "removed a server",
   "server.refresh_requested": "asked for a refresh",
+  "server.oauth_authorize_started": "started an OAuth authorization",
+  "server.oauth_authorized": "authorized the server (OAuth)",
   "member.joined": "joined",
   "member.role_changed": "changed a role",
   "member.removed": "removed a member",

@@ -1,0 +1,52 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOAuthFixture, type OAuthFixture } from "../fixtures/oauth-server";
+import { addHttpServer, createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+
+// Issue 16: an admin authorizes an OAuth-protected server from its page. The browser goes to the
+// fixture's approve page and back through the callback; the worker then lists the server.
+describe("authorizing an OAuth server in Chromium", () => {
+  let product: Product;
+  let fixture: OAuthFixture;
+  let context: BrowserContext;
+  let owner: Account;
+  let page: Page;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    fixture = await startOAuthFixture({ accessTokenTtlMs: 60_000, tools: [{ name: "read_private_notes", description: "Reads the notes of the signed-in user" }] });
+    ({ context, account: owner } = await signedUpContext(product.browser, product.baseUrl, "oauth-admin"));
+    await createTeam(owner, "oauth", "OAuth team");
+    page = await context.newPage();
+  });
+  afterAll(async () => {
+    await context?.close();
+    await fixture?.close();
+    await product?.stop();
+  });
+
+  it("an admin clicks Authorize, approves at the provider, and comes back to a listed server", async () => {
+    const id = await addHttpServer(owner, "private-notes", fixture.url, { auth: { type: "oauth", grant: "authorization_code" } });
+    await page.goto(`/servers/${id}`);
+    const authorize = page.getByRole("button", { name: "Authorize" });
+    await authorize.waitFor({ timeout: 30_000 });
+    await authorize.click();
+    // The provider's own page (the fixture's approve form), on its own origin.
+    await page.waitForURL((url) => url.origin === fixture.issuer && url.pathname === "/authorize");
+    expect(new URL(page.url()).searchParams.get("code_challenge_method")).toBe("S256");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await page.waitForURL((url) => url.pathname === `/servers/${id}` && url.searchParams.get("oauth") === "authorized");
+    await page.getByText("Authorized: the worker lists the server now.").waitFor();
+    // The worker lists it with the new tokens (the page may have loaded a moment before that).
+    for (let i = 0; i < 300 && (await product.db.snapshot.count({ where: { serverId: id } })) === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await page.reload();
+    await page.getByRole("heading", { name: /Current tools \(1\)/ }).waitFor({ timeout: 30_000 });
+    await page.getByText("read_private_notes").first().waitFor();
+    expect(await page.getByRole("button", { name: "Authorize" }).count()).toBe(0);
+    await page.screenshot({ path: screenshotPath("oauth-authorized"), fullPage: true });
+    // No token reaches the page.
+    const html = await page.content();
+    for (const token of fixture.issued) expect(html).not.toContain(token);
+  }, 120_000);
+});
