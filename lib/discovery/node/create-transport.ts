@@ -70,7 +70,6 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
-  const auth = opts.authProvider ? { authProvider: opts.authProvider } : {}; // [oauthui pass-through]
   if (kind === "sse") {
     const auth = opts.authProvider ? { authProvider: opts.authProvider, skipIssuerMetadataValidation: opts.skipIssuerMetadataValidation ?? false } : {};
     return { transport: new SSEClientTransport(url, { requestInit, fetch: opts.fetch, ...auth }), kind, stderrTail: () => "", stdoutNoise: NO_NOISE };
