@@ -12,7 +12,7 @@ import { forgetIdentities, recordIdentityProbe, type ProbeResult } from "../lib/
 import { loadSnapshotTools } from "../lib/snapshots/load-snapshot-tools";
 import type { RunnableServer } from "../lib/servers/list-runnable-servers";
 import { secretRedactor } from "../lib/servers/redact-secrets";
-import type { FairQueue } from "../lib/workers/fair-queue";
+import { FairQueue } from "../lib/workers/fair-queue";
 
 export type IdentityProberOptions = {
   probe: Omit<ProbeOptions, "fetch" | "prior">;
@@ -40,8 +40,15 @@ type Tracked = { server: RunnableServer; redact: (text: string) => string; stop:
  * lane, through the server's own guarded fetch and credentials; results go to identity_probe rows
  * and the identity_divergence alert, never to snapshots. Nothing here ever throws to the caller.
  */
+// Rounds (settings, reference snapshot, probe rows, alert) run at most this many at a time. A
+// fleet's first snapshots all schedule a first probe within seconds of each other; unbounded,
+// 2,000 rounds' reads and writes starved the pool the worker stores listings with ("Unable to
+// start a transaction"), and list_changed → snapshot p95 went from 0.6 s to 8 s (bench/RESULTS.md).
+const ROUND_WIDTH = 2;
+
 export class IdentityProber {
   private readonly tracked = new Map<string, Tracked>();
+  private readonly rounds = new FairQueue({ width: ROUND_WIDTH });
 
   constructor(
     private readonly deps: Deps,
@@ -125,6 +132,18 @@ export class IdentityProber {
 
   /** One round: every configured identity, one slot each. Returns the interval until the next. */
   private async round(t: Tracked): Promise<number> {
+    const { server } = t;
+    const release = await this.rounds.acquire(server.tenantId, t.stop.signal);
+    try {
+      // Only once no regular listing waits: probes are the lowest priority work the worker has.
+      (await this.deps.queue.acquireLow(t.stop.signal))();
+      return await this.roundNow(t);
+    } finally {
+      release();
+    }
+  }
+
+  private async roundNow(t: Tracked): Promise<number> {
     const { server } = t;
     const ctx: ServiceContext = { tenantId: server.tenantId, actor: { kind: "system", id: this.deps.workerId }, db: this.deps.db };
     const { effective } = await loadEffectiveProbeSettings(ctx, server.serverId, server.config.transport, this.options.defaultIntervalMs);
