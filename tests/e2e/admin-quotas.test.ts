@@ -25,8 +25,8 @@ describe("Team quotas in Chromium", () => {
     await createTeam(operator, uniqueSlug("ops"), "Operators");
     page = await context.newPage();
   });
+  // The product's database is its own (tests/helpers/fresh-database.ts): nothing to undo in it.
   afterAll(async () => {
-    await product.db.user.updateMany({ where: { email: operator?.email }, data: { instanceAdmin: false } });
     await context?.close();
     await product?.stop();
   });

@@ -26,6 +26,11 @@ export function startProcess(script: string, env: Record<string, string>, readyP
   const bundle = env.NODE_ENV === "production" ? BUNDLES[script] : undefined;
   const args = bundle && fs.existsSync(bundle) ? [bundle] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // A test file that fails before its afterAll stops the product must not leave it running (an
+  // orphaned web process spun at 40 % of a core for an hour, skewing every benchmark after it).
+  const reap = () => child.kill("SIGKILL");
+  process.once("exit", reap);
+  child.once("exit", () => process.off("exit", reap));
   let out = "";
   // Created right away so a fast exit is never missed.
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
