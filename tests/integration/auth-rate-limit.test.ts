@@ -29,7 +29,10 @@ async function childB(a: Attempt): Promise<Outcome> {
   for (;;) {
     const next = await lines.next();
     if (next.done) throw new Error("the second web process exited");
-    if (next.value.startsWith("{")) return JSON.parse(next.value) as Outcome;
+    // The process's own log lines are JSON too (pino): an outcome is the line with a status.
+    if (!next.value.startsWith("{")) continue;
+    const parsed = JSON.parse(next.value) as Partial<Outcome> & { level?: number };
+    if (typeof parsed.status === "number" && parsed.level === undefined) return parsed as Outcome;
   }
 }
 
