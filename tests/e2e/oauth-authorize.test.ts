@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOAuthFixture, type OAuthFixture } from "../fixtures/oauth-server";
-import { addHttpServer, createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
+import { createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
 import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
 
 // Issue 16: an admin authorizes an OAuth-protected server from its page. The browser goes to the
@@ -26,9 +26,18 @@ describe("authorizing an OAuth server in Chromium", () => {
     await product?.stop();
   });
 
-  it("an admin clicks Authorize, approves at the provider, and comes back to a listed server", async () => {
-    const id = await addHttpServer(owner, "private-notes", fixture.url, { auth: { type: "oauth", grant: "authorization_code" } });
-    await page.goto(`/servers/${id}`);
+  it("an admin adds the server with browser sign-in through the form, clicks Authorize, approves at the provider, and comes back to a listed server", async () => {
+    await page.goto("/servers/new");
+    await page.getByRole("heading", { name: "Add a server" }).waitFor();
+    await page.getByLabel("Name", { exact: true }).fill("private-notes");
+    await page.getByLabel("URL").fill(fixture.url);
+    await page.getByLabel("Sign-in method").selectOption("authorization_code");
+    await page.getByLabel("Scope").waitFor();
+    await page.screenshot({ path: screenshotPath("server-form-oauth"), fullPage: true });
+    await page.getByRole("button", { name: "Add server" }).click();
+    await page.waitForURL(/\/servers\/[0-9a-f-]{36}$/);
+    const id = page.url().split("/").pop()!;
+    expect((await product.db.mcpServer.findUniqueOrThrow({ where: { id } })).authConfig).toMatchObject({ type: "oauth", grant: "authorization_code" });
     const authorize = page.getByRole("button", { name: "Authorize" });
     await authorize.waitFor({ timeout: 30_000 });
     await authorize.click();

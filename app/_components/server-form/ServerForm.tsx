@@ -7,7 +7,7 @@ import { api, ApiError } from "../../_hooks/api";
 import { queryKeys } from "../../_hooks/queries";
 import { Field, FormError, SelectField, TextField } from "../Field";
 import { KeyValueEditor } from "./KeyValueEditor";
-import { fromApiFields, toPayload, type FieldErrors, type ServerFormState, type Transport } from "./payload";
+import { fromApiFields, toPayload, type AuthMode, type FieldErrors, type ServerFormState, type Transport } from "./payload";
 
 const TRANSPORTS: { value: Transport; label: string }[] = [
   { value: "streamable-http", label: "Streamable HTTP" },
@@ -15,11 +15,17 @@ const TRANSPORTS: { value: Transport; label: string }[] = [
   { value: "stdio", label: "stdio (a command on the worker host)" },
 ];
 
+const AUTH_MODES: { value: AuthMode; label: string }[] = [
+  { value: "none", label: "None (or a token in a header)" },
+  { value: "authorization_code", label: "OAuth: a person authorizes in the browser" },
+  { value: "client_credentials", label: "OAuth: client credentials (a machine client)" },
+];
+
 const API_TRANSPORT: Record<ServerSummary["transport"], Transport> = { stdio: "stdio", streamable_http: "streamable-http", sse: "sse" };
 
 function initialState(server: ServerSummary | null): ServerFormState {
   if (!server) {
-    return { name: "", transport: "streamable-http", command: "", args: "", env: [], url: "", headers: [], tags: "", pollIntervalSeconds: "300", enabled: true };
+    return { name: "", transport: "streamable-http", command: "", args: "", env: [], url: "", headers: [], tags: "", pollIntervalSeconds: "300", enabled: true, ...NO_AUTH };
   }
   const transport = API_TRANSPORT[server.transport];
   return {
@@ -34,8 +40,11 @@ function initialState(server: ServerSummary | null): ServerFormState {
     tags: server.tags.join(", "),
     pollIntervalSeconds: String(server.pollIntervalSeconds),
     enabled: server.enabled,
+    ...(server.auth ? { authMode: server.auth.grant, clientId: server.auth.clientId ?? "", clientSecret: "", scope: server.auth.scope ?? "", authTouched: false } : NO_AUTH),
   };
 }
+
+const NO_AUTH = { authMode: "none" as AuthMode, clientId: "", clientSecret: "", scope: "", authTouched: false };
 
 /** Add (server = null) or edit a server; field errors come from this form's checks and from the API. */
 export function ServerForm({ server, onSaved, onCancel }: { server: ServerSummary | null; onSaved: (id: string) => void; onCancel: () => void }) {
@@ -45,10 +54,11 @@ export function ServerForm({ server, onSaved, onCancel }: { server: ServerSummar
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof ServerFormState>(key: K) => (value: ServerFormState[K]) => setState((s) => ({ ...s, [key]: value }));
   const stdio = state.transport === "stdio";
+  const setAuth = <K extends "authMode" | "clientId" | "clientSecret" | "scope">(key: K) => (value: ServerFormState[K]) => setState((s) => ({ ...s, [key]: value, authTouched: true }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const initial = server ? { url: server.transport === "stdio" ? "" : server.target, envKeys: server.envKeys, headerKeys: server.headerKeys } : null;
+    const initial = server ? { url: server.transport === "stdio" ? "" : server.target, envKeys: server.envKeys, headerKeys: server.headerKeys, auth: server.auth } : null;
     const { body, errors: found } = toPayload(state, initial);
     setErrors(found);
     if (!body) return;
@@ -104,6 +114,32 @@ export function ServerForm({ server, onSaved, onCancel }: { server: ServerSummar
         <>
           <TextField label="URL" type="url" value={state.url} onChange={set("url")} error={errors.url} spellCheck={false} placeholder="https://mcp.example.com/mcp" required />
           <KeyValueEditor legend="HTTP headers" keyLabel="Header" rows={state.headers} onChange={set("headers")} error={errors.headers} hint="E.g. Authorization. Values are stored encrypted and never shown again." />
+          <fieldset className="auth-fields">
+            <legend>Sign-in</legend>
+            <SelectField
+              label="Sign-in method"
+              value={state.authMode}
+              onChange={(v) => setAuth("authMode")(v as AuthMode)}
+              options={AUTH_MODES}
+              error={errors.auth}
+              hint={state.authMode === "authorization_code" ? "After saving, an admin clicks Authorize on the server page. Leave the client ID empty to register the client automatically." : undefined}
+            />
+            {state.authMode !== "none" && (
+              <>
+                <TextField label="Client ID" value={state.clientId} onChange={setAuth("clientId")} spellCheck={false} required={state.authMode === "client_credentials"} />
+                <TextField
+                  label="Client secret"
+                  type="password"
+                  value={state.clientSecret}
+                  onChange={setAuth("clientSecret")}
+                  autoComplete="new-password"
+                  placeholder={server?.auth?.hasSecret ? "(set: leave blank to keep)" : ""}
+                  hint="Stored encrypted and never shown again. For a private_key_jwt client use the API (docs/oauth-servers.md)."
+                />
+                <TextField label="Scope" value={state.scope} onChange={setAuth("scope")} spellCheck={false} hint="Space-separated; empty: what the server asks for." />
+              </>
+            )}
+          </fieldset>
         </>
       )}
       <TextField label="Tags" value={state.tags} onChange={set("tags")} error={errors.tags} hint="Separated by commas or spaces: letters, digits and . _ : / -" spellCheck={false} />

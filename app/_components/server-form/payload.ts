@@ -3,6 +3,9 @@ import type { KeyValueRow } from "./KeyValueEditor";
 
 export type Transport = "stdio" | "streamable-http" | "sse";
 
+/** Sign-in for HTTP servers: none (headers only), OAuth in the browser, or OAuth client credentials. */
+export type AuthMode = "none" | "authorization_code" | "client_credentials";
+
 export type ServerFormState = {
   name: string;
   transport: Transport;
@@ -14,9 +17,15 @@ export type ServerFormState = {
   tags: string;
   pollIntervalSeconds: string;
   enabled: boolean;
+  authMode: AuthMode;
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  /** The sign-in fields were changed: only then is `auth` sent (it replaces the stored one and its tokens). */
+  authTouched: boolean;
 };
 
-export type FieldErrors = Partial<Record<"name" | "transport" | "command" | "args" | "env" | "url" | "headers" | "tags" | "pollIntervalSeconds" | "form", string>>;
+export type FieldErrors = Partial<Record<"name" | "transport" | "command" | "args" | "env" | "url" | "headers" | "tags" | "pollIntervalSeconds" | "auth" | "form", string>>;
 
 export const splitTags = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 export const splitArgs = (text: string) => text.split("\n").map((a) => a.trim()).filter(Boolean);
@@ -44,7 +53,34 @@ function pollSeconds(text: string): { value?: number; error?: string } {
   return { value: n };
 }
 
-export type Initial = { url: string; envKeys: string[]; headerKeys: string[] } | null;
+export type Initial = { url: string; envKeys: string[]; headerKeys: string[]; auth?: { grant: string; hasSecret: boolean } | null } | null;
+
+/**
+ * The `auth` to send: undefined keeps the stored sign-in (nothing touched), null removes it.
+ * A changed sign-in is saved whole (a new one forgets the old tokens), so a stored secret that
+ * is still needed must be entered again; it is never sent back to the browser.
+ */
+function authPayload(state: ServerFormState, initial: Initial): { value?: Record<string, unknown> | null; error?: string } {
+  if (initial && !state.authTouched) return {};
+  if (state.authMode === "none") return initial?.auth ? { value: null } : {};
+  const clientId = state.clientId.trim();
+  const scope = state.scope.trim();
+  if (state.authMode === "client_credentials") {
+    if (!clientId || !state.clientSecret) {
+      return { error: initial?.auth?.hasSecret ? "Enter the client ID and the client secret again: a changed sign-in is saved as a whole." : "Client credentials need a client ID and a client secret." };
+    }
+  }
+  if (state.clientSecret && !clientId) return { error: "A client secret needs the client ID it belongs to." };
+  return {
+    value: {
+      type: "oauth",
+      grant: state.authMode,
+      ...(clientId ? { clientId } : {}),
+      ...(state.clientSecret ? { clientSecret: state.clientSecret } : {}),
+      ...(scope ? { scope } : {}),
+    },
+  };
+}
 
 /** The body of POST /api/v1/servers (initial = null) or PATCH /api/v1/servers/{id}. */
 export function toPayload(state: ServerFormState, initial: Initial): { body?: Record<string, unknown>; errors: FieldErrors } {
@@ -71,6 +107,9 @@ export function toPayload(state: ServerFormState, initial: Initial): { body?: Re
     const headers = secretMap(state.headers, initial?.headerKeys ?? [], "header");
     if (headers.error) errors.headers = headers.error;
     if (headers.value && (!initial || Object.keys(headers.value).length || initial.headerKeys.length)) body.headers = headers.value;
+    const auth = authPayload(state, initial);
+    if (auth.error) errors.auth = auth.error;
+    if (auth.value !== undefined) body.auth = auth.value;
   }
   return Object.keys(errors).length ? { errors } : { body, errors };
 }
@@ -80,7 +119,7 @@ export function fromApiFields(fields: Record<string, string>): FieldErrors {
   const out: FieldErrors = {};
   for (const [path, message] of Object.entries(fields)) {
     const head = path.split(".")[0] as keyof FieldErrors;
-    const known: (keyof FieldErrors)[] = ["name", "transport", "command", "args", "env", "url", "headers", "tags", "pollIntervalSeconds"];
+    const known: (keyof FieldErrors)[] = ["name", "transport", "command", "args", "env", "url", "headers", "tags", "pollIntervalSeconds", "auth"];
     const key = known.includes(head) ? head : "form";
     out[key] ??= message;
   }
