@@ -1,12 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { visibleText } from "../lib/diff";
-import { describeError } from "../lib/discovery/discovery-error";
-import { takeSnapshot } from "../lib/discovery/take-snapshot";
 import { checkAgainstLock, checkFails, lockedServerFacts, LockfileError, parseLockfile, type Lockfile } from "../lib/lockfile";
 import { UsageError } from "./parse-target";
 import { renderCheckText } from "./render-check";
-import { resolveTarget, TARGET_OPTIONS, TARGET_USAGE, withConnectOptions } from "./target-options";
+import { liveSnapshotOrExit, resolveTarget, TARGET_OPTIONS, TARGET_USAGE } from "./target-options";
 
 const HELP = `usage: toolwatch check --lock FILE ${TARGET_USAGE}
     [--fail-on ERR|WARN] [--fail-on-scan critical|high|medium|low] [--json]
@@ -71,15 +69,8 @@ export async function runCheckCommand(argv: string[], io: CheckIo = { stdout: pr
     return 2;
   }
 
-  let snapshot;
-  try {
-    snapshot = await withConnectOptions(target, (options) => takeSnapshot(target.config, options));
-  } catch (error) {
-    const { code, message } = describeError(error);
-    io.stderr.write(`toolwatch check: ${code}: ${visibleText(message).split("\n")[0]}\n`);
-    return 2;
-  }
-  for (const warning of snapshot.listing.warnings) io.stderr.write(`toolwatch check: warning: ${visibleText(warning)}\n`);
+  const snapshot = await liveSnapshotOrExit("check", target, io.stderr);
+  if (snapshot === 2) return 2;
 
   const check = checkAgainstLock(lock, { server: lockedServerFacts(snapshot.facts), tools: snapshot.listing.tools });
   const verdict = checkFails(check, failOn, scanFailOn);

@@ -2,11 +2,9 @@ import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { visibleText } from "../lib/diff";
-import { describeError } from "../lib/discovery/discovery-error";
-import { takeSnapshot } from "../lib/discovery/take-snapshot";
 import { buildLockfile, lockedServerFacts, serializeLockfile } from "../lib/lockfile";
 import { UsageError } from "./parse-target";
-import { resolveTarget, TARGET_OPTIONS, TARGET_USAGE, withConnectOptions } from "./target-options";
+import { liveSnapshotOrExit, resolveTarget, TARGET_OPTIONS, TARGET_USAGE } from "./target-options";
 
 const HELP = `usage: toolwatch lock ${TARGET_USAGE}
     [-o FILE]
@@ -44,15 +42,8 @@ export async function runLockCommand(argv: string[], io: LockIo = { stdout: proc
     throw error;
   }
 
-  let snapshot;
-  try {
-    snapshot = await withConnectOptions(target, (options) => takeSnapshot(target.config, options));
-  } catch (error) {
-    const { code, message } = describeError(error);
-    io.stderr.write(`toolwatch lock: ${code}: ${visibleText(message).split("\n")[0]}\n`);
-    return 2;
-  }
-  for (const warning of snapshot.listing.warnings) io.stderr.write(`toolwatch lock: warning: ${visibleText(warning)}\n`);
+  const snapshot = await liveSnapshotOrExit("lock", target, io.stderr);
+  if (snapshot === 2) return 2;
 
   const lock = buildLockfile(lockedServerFacts(snapshot.facts), snapshot.listing.tools);
   const text = serializeLockfile(lock);

@@ -2,7 +2,9 @@
 // three commands take a target exactly alike.
 import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
 import type { EraMode } from "../lib/discovery/open-connection";
-import type { OneShotOptions } from "../lib/discovery/take-snapshot";
+import { takeSnapshot, type OneShotOptions } from "../lib/discovery/take-snapshot";
+import { visibleText } from "../lib/diff";
+import { describeError } from "../lib/discovery/discovery-error";
 import type { ServerConnectionConfig } from "../lib/servers/server-config";
 import { OAUTH_OPTIONS, OAUTH_USAGE, resolveOAuth, startOAuth, type OAuthPlan, type OAuthValues } from "./oauth-options";
 import { parseTarget, UsageError } from "./parse-target";
@@ -88,4 +90,21 @@ export async function withConnectOptions<T>(target: ResolvedTarget, use: (option
     await oauth?.close();
     await guarded.close();
   }
+}
+
+/**
+ * One live snapshot of the target for a command that compares or records it (`lock`, `check`):
+ * a connection failure is one line on stderr and exit code 2; listing warnings go to stderr.
+ */
+export async function liveSnapshotOrExit(command: string, target: ResolvedTarget, stderr: { write(text: string): unknown }): Promise<Awaited<ReturnType<typeof takeSnapshot>> | 2> {
+  let snapshot;
+  try {
+    snapshot = await withConnectOptions(target, (options) => takeSnapshot(target.config, options));
+  } catch (error) {
+    const { code, message } = describeError(error);
+    stderr.write(`toolwatch ${command}: ${code}: ${visibleText(message).split("\n")[0]}\n`);
+    return 2;
+  }
+  for (const warning of snapshot.listing.warnings) stderr.write(`toolwatch ${command}: warning: ${visibleText(warning)}\n`);
+  return snapshot;
 }
