@@ -21,15 +21,19 @@ const testEnv = {
   TOOLWATCH_SHARE_RATE_PER_ADDRESS: "100000/min",
 };
 
+// "@/lib/…" resolves from the project root (tsconfig.json "paths"); every project needs it.
+const resolve = { alias: [{ find: /^@\//, replacement: `${import.meta.dirname}/` }] };
+
 // Three tiers. Integration and e2e each get a throwaway real Postgres from their global setup.
 export default defineConfig({
   test: {
     projects: [
       // groupOrder: static and unit together, then integration, then e2e. On a 2-core machine,
       // tiers running side by side starve each other's real servers of CPU.
-      { test: { name: "static", include: ["tests/static/**/*.test.ts"], testTimeout: 180_000, sequence: { groupOrder: 0 } } },
-      { test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv, sequence: { groupOrder: 0 } } },
+      { resolve, test: { name: "static", include: ["tests/static/**/*.test.ts"], testTimeout: 180_000, sequence: { groupOrder: 0 } } },
+      { resolve, test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node", env: testEnv, sequence: { groupOrder: 0 } } },
       {
+        resolve,
         test: {
           name: "integration",
           env: testEnv,
@@ -42,6 +46,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: "e2e",
           env: testEnv,

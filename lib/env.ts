@@ -28,6 +28,8 @@ export const EnvSchema = z.object({
   TOOLWATCH_DATA_DIR: z.string().default(".toolwatch"),
   TOOLWATCH_SECRET_KEY: z.string().optional(),
   TOOLWATCH_DEMO: boolish.default(true),
+  // Read by scripts/embedded-postgres.ts (before this module is loaded); listed so it is documented.
+  TOOLWATCH_PG_STAT_STATEMENTS: boolish.default(false),
   TOOLWATCH_DEMO_CHANGE_MS: int(60_000, 1_000),
   TOOLWATCH_DEBOUNCE_MS: int(300, 0),
   TOOLWATCH_CONNECT_TIMEOUT_MS: int(20_000, 100),

@@ -74,6 +74,8 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     ...["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
     // Throwaway clusters trade crash safety for speed; a crash just means a new temp dir.
     ...(opts.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
+    // Where Postgres spends its time, per statement (the fleet bench's --pg-statements reads it).
+    ...(process.env.TOOLWATCH_PG_STAT_STATEMENTS === "1" ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : []),
   ];
   const makeInstance = (listenPort: number) =>
     new EmbeddedPostgresPkg({

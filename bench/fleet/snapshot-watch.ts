@@ -10,6 +10,22 @@ export async function openDb(url: string): Promise<pg.Client> {
   return client;
 }
 
+/** The statements Postgres spent most time in since the reset (pg_stat_statements), one line each. */
+export async function topStatements(db: pg.Client, limit = 12): Promise<Record<string, string>> {
+  const { rows } = await db.query<{ total_ms: number; calls: string; mean_ms: number; rows: string; query: string }>(
+    `SELECT total_exec_time::float8 AS total_ms, calls::text, mean_exec_time::float8 AS mean_ms, rows::text, query
+       FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT $1`,
+    [limit],
+  );
+  const total = (await db.query<{ t: number }>("SELECT sum(total_exec_time)::float8 AS t FROM pg_stat_statements")).rows[0]!.t;
+  return Object.fromEntries(
+    rows.map((r, i) => [
+      `#${i + 1} ${Math.round(r.total_ms)} ms (${((100 * r.total_ms) / total).toFixed(0)} %), ${r.calls} calls, ${r.mean_ms.toFixed(2)} ms each, ${r.rows} rows`,
+      r.query.replace(/\s+/g, " ").slice(0, 220),
+    ]),
+  );
+}
+
 export async function firstSnapshots(db: pg.Client, tenantId: string): Promise<FirstSnapshots> {
   const { rows } = await db.query<{ server_id: string; first: string }>(
     "SELECT server_id, (extract(epoch FROM min(taken_at)) * 1000)::float8 AS first FROM snapshot WHERE tenant_id = $1 GROUP BY server_id",

@@ -5,7 +5,7 @@ import { startFleet, summarize, type Fleet } from "./fleet";
 import { cpuSeconds, clusterCpuSeconds, RssSampler } from "./proc-stats";
 import { startProduct, type Product } from "./product";
 import { createTeamWithKey, percentile, registerServers, signUp, type Team } from "./product-api";
-import { firstSnapshots, openDb, waitForSnapshots } from "./snapshot-watch";
+import { firstSnapshots, openDb, topStatements, waitForSnapshots } from "./snapshot-watch";
 
 // The fleet sweep, measured from outside like a user: start the product (`npm start`, demo off),
 // register N fixture servers through the API, wait until each has a complete snapshot.
@@ -30,6 +30,10 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     const teamA = await createTeamWithKey(product.baseUrl, cookie, "fleet-a");
     const teamB = opts.fairness ? await createTeamWithKey(product.baseUrl, cookie, "fleet-b") : undefined;
     await fleet.reset();
+    if (product.env.TOOLWATCH_PG_STAT_STATEMENTS === "1") {
+      await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+      await db.query("SELECT pg_stat_statements_reset()");
+    }
     const cpu0 = { worker: cpuSeconds(product.workerPid), web: cpuSeconds(product.webPid), pg: clusterCpuSeconds(product.postgresPid) };
     const t0 = Date.now();
     const reg = await registerServers(product.baseUrl, teamA, Array.from({ length: n }, (_, i) => fleet.body(i)));
@@ -71,6 +75,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       workerPeakRssMiB: Math.round(sampler.peak("worker")),
       webPeakRssMiB: Math.round(sampler.peak("web")),
     });
+    if (product.env.TOOLWATCH_PG_STAT_STATEMENTS === "1") result.pgTopStatements = await topStatements(db);
     const counts = (await fleet.counts()).slice(0, n);
     const init = summarize(counts, "initialize");
     const list = summarize(counts, "list");
