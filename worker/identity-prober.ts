@@ -45,10 +45,14 @@ type Tracked = { server: RunnableServer; redact: (text: string) => string; stop:
 // 2,000 rounds' reads and writes starved the pool the worker stores listings with ("Unable to
 // start a transaction"), and list_changed → snapshot p95 went from 0.6 s to 8 s (bench/RESULTS.md).
 const ROUND_WIDTH = 2;
+// Sessions started within this window read their last probe times together (readLastProbes).
+const LAST_PROBE_BATCH_MS = 50;
 
 export class IdentityProber {
   private readonly tracked = new Map<string, Tracked>();
   private readonly rounds = new FairQueue({ width: ROUND_WIDTH });
+  private readonly awaitingLastProbe = new Map<string, Tracked>();
+  private lastProbeTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly deps: Deps,
@@ -61,15 +65,37 @@ export class IdentityProber {
     const t: Tracked = { server, redact: secretRedactor(server.config), stop: new AbortController(), again: false, probedOnce: false };
     this.tracked.set(server.serverId, t);
     // Resume the schedule across restarts and hand-overs: the last probe time is stored.
-    void this.deps.db.identityProbe
-      .aggregate({ where: { tenantId: server.tenantId, serverId: server.serverId }, _max: { probedAt: true } })
-      .then(({ _max }) => {
-        const last = _max.probedAt?.getTime();
-        if (last === undefined || this.tracked.get(server.serverId) !== t) return;
-        t.probedOnce = true;
-        this.schedule(t, Math.max(this.firstDelayMs(), last + this.options.defaultIntervalMs - Date.now()));
-      })
-      .catch((error: Error) => this.log(t, `could not read the last identity probe: ${error.message}`));
+    this.awaitingLastProbe.set(server.serverId, t);
+    if (!this.lastProbeTimer) {
+      this.lastProbeTimer = setTimeout(() => void this.readLastProbes(), LAST_PROBE_BATCH_MS);
+      this.lastProbeTimer.unref?.();
+    }
+  }
+
+  /**
+   * Reads the last probe time of every server tracked in the last moment in one statement per
+   * thousand: a worker that takes over 2,000 leases at once asks twice, not 2,000 times, while its
+   * pool is busy storing their first listings.
+   */
+  private async readLastProbes(): Promise<void> {
+    this.lastProbeTimer = undefined;
+    const batch = [...this.awaitingLastProbe.values()];
+    this.awaitingLastProbe.clear();
+    for (let i = 0; i < batch.length; i += 1000) {
+      const chunk = batch.slice(i, i + 1000);
+      try {
+        const rows = await this.deps.db.identityProbe.groupBy({ by: ["serverId"], where: { serverId: { in: chunk.map((t) => t.server.serverId) } }, _max: { probedAt: true } });
+        const lastAt = new Map(rows.map((row) => [row.serverId, row._max.probedAt?.getTime()]));
+        for (const t of chunk) {
+          const last = lastAt.get(t.server.serverId);
+          if (last === undefined || this.tracked.get(t.server.serverId) !== t) continue;
+          t.probedOnce = true;
+          this.schedule(t, Math.max(this.firstDelayMs(), last + this.options.defaultIntervalMs - Date.now()));
+        }
+      } catch (error) {
+        for (const t of chunk) this.log(t, `could not read the last identity probe: ${(error as Error).message}`);
+      }
+    }
   }
 
   untrack(serverId: string): void {
@@ -78,6 +104,7 @@ export class IdentityProber {
     t.stop.abort();
     clearTimeout(t.timer);
     this.tracked.delete(serverId);
+    this.awaitingLastProbe.delete(serverId);
   }
 
   /** The session stored a listing: a first snapshot or a changed list brings the next probe forward. */
@@ -91,6 +118,8 @@ export class IdentityProber {
   async stopAll(): Promise<void> {
     const running = [...this.tracked.values()].flatMap((t) => (t.running ? [t.running] : []));
     for (const id of [...this.tracked.keys()]) this.untrack(id);
+    clearTimeout(this.lastProbeTimer);
+    this.lastProbeTimer = undefined;
     await Promise.allSettled(running);
   }
 

@@ -130,7 +130,7 @@ describe("identity probes in the worker", () => {
     const patched = await call("PATCH", `/api/v1/servers/${ids.stdio}`, { as: owner.caller, body: { identityProbes: { enabled: true, identities: ["claude-desktop"] } } });
     expectStatus(patched, 200, "server patch");
     expectStatus(await call("PATCH", `/api/v1/servers/${ids.stdio}`, { as: owner.caller, body: { identityProbes: { identities: ["netscape"] } } }), 400, "unknown identity");
-    const probes = await waitFor("the stdio server's probe", () => probesOf(ids.stdio), (p) => p.length === 1, INTERVAL_MS * 6);
+    const probes = await waitFor("the stdio server's probe", () => probesOf(ids.stdio), (p) => p.length === 1, INTERVAL_MS * 10);
     expect(probes.map((p) => [p.identity, p.outcome])).toEqual([["claude-desktop", "differs"]]);
     const state = expectStatus(await call("GET", `/api/v1/servers/${ids.stdio}/identity-probes`, { as: owner.caller }), 200, "probe state").json;
     expect(state.settings.server).toEqual({ enabled: true, identities: ["claude-desktop"] });
