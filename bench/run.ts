@@ -26,6 +26,7 @@ if (!process.argv.includes("fleet")) {
   await step("fleet-api", () => import("./fleet-api"));
   await step("cross-rules", async () => (await import("./cross-rules")).runCrossRulesBench());
   await step("rate-limit", () => import("./rate-limit"));
+  await step("context-tokens", async () => (await import("./context-tokens")).runContextTokensBench());
 }
 await step("fleet", async () => (await import("./fleet/run-fleet")).runFleetBench(quick));
 export {};

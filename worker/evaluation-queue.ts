@@ -1,6 +1,7 @@
 import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
 import type { ServiceContext } from "../lib/context";
 import { FairQueue } from "../lib/workers/fair-queue";
+import { ContextBudgetChecks } from "./context-budget-checks";
 
 export type EvaluationRequest = {
   ctx: ServiceContext;
@@ -24,6 +25,8 @@ export type EvaluationQueueOptions = {
   listingsWaiting?: () => boolean;
   /** The longest a first look holds back for listings (ms); then it runs anyway. */
   maxYieldMs?: number;
+  /** Least time between two context-budget checks of one team (ms). */
+  budgetCheckGapMs?: number;
 };
 
 const YIELD_POLL_MS = 100;
@@ -51,11 +54,14 @@ export class EvaluationQueue {
   private heldUntil = 0;
   /** Diagnostics and tests: first looks that held back for listings, and for how long in total. */
   readonly stats = { yielded: 0, yieldedMs: 0 };
+  /** After a snapshot is judged, its team's total against the team's context budget. */
+  readonly budgets: ContextBudgetChecks;
 
   constructor(private readonly options: EvaluationQueueOptions) {
     this.changes = new FairQueue({ width: options.width });
     this.firstLooks = new FairQueue({ width: options.width });
     this.maxYieldMs = options.maxYieldMs ?? MAX_FIRST_LOOK_YIELD_MS;
+    this.budgets = new ContextBudgetChecks(options.budgetCheckGapMs);
   }
 
   get waiting(): number {
@@ -87,6 +93,7 @@ export class EvaluationQueue {
         if (opened.length || updated.length || resolved.length || autoAccepted.length) {
           job.log(`alerts: ${opened.length} opened, ${updated.length} updated, ${resolved.length} resolved; ${autoAccepted.length} change(s) auto-accepted`);
         }
+        if (evaluation.snapshotId) this.budgets.request({ ctx: job.ctx, trigger: { serverId, snapshotId: evaluation.snapshotId }, log: job.log });
       } catch (error) {
         job.log(`could not evaluate alerts: ${(error as Error).message}`);
       }
@@ -117,11 +124,13 @@ export class EvaluationQueue {
   /** Waits until every requested evaluation has run (tests). */
   async drainWithoutDropping(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.budgets.drain();
   }
 
   /** Shutdown: evaluations not started yet are dropped (their snapshots stay unjudged and get a catch-up later); running ones finish. */
   async drain(): Promise<void> {
     this.pending.clear();
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    await this.budgets.drain();
   }
 }

@@ -20,6 +20,8 @@ import { startWebhookDispatcher } from "./webhook-dispatcher";
 import { sealLegacyWebhookUrls } from "../lib/webhooks/webhook-url";
 import { startMetricsServer } from "../lib/metrics/node/metrics-endpoint";
 import { registerWorkerMetrics } from "../lib/metrics/worker-metrics";
+import { backfillContextTokens } from "../lib/context-tokens/backfill-context-tokens";
+import { checkEveryContextBudget } from "../lib/alerts/context-budget-alert";
 
 // The worker process: owns every discovery session, never serves HTTP.
 const env = loadEnv();
@@ -195,3 +197,13 @@ async function shutdown(signal: string): Promise<void> {
 }
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+// Context tokens of rows stored before they were counted (docs/context-budget.md): counted in the
+// background, in batches, by every worker (idempotent); then budgets see the older snapshots' sums.
+void backfillContextTokens(db, { shouldStop: () => stopping })
+  .then(async (r) => {
+    if (r.versions === 0 && r.snapshots === 0) return;
+    log.info(`context tokens: counted ${r.versions} stored version(s), summed ${r.snapshots} snapshot(s)`);
+    if (r.snapshots > 0 && !stopping) await checkEveryContextBudget(db);
+  })
+  .catch((error: Error) => !stopping && log.warn(`context tokens backfill failed: ${error.message}`));

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ToolDto } from "../../lib/servers/server-dto";
 import { VisibleText } from "./VisibleText";
+import { TokenCount } from "./charts/TokenCount";
 
 type Annotations = Record<string, unknown>;
 
@@ -37,6 +38,7 @@ export function ToolCard({ tool, href }: { tool: ToolDto; href?: string }) {
           ) : null}
         </h3>
         <div className="hints">
+          {tool.contextTokens !== undefined ? <TokenCount tokens={tool.contextTokens} testId="tool-context-tokens" /> : null}
           {hints.map(([k, v]) => (
             <span key={k} className={`hint ${v ? "yes" : "no"}`}>
               {k.replace(/Hint$/, "")}: {String(v)}

@@ -18,6 +18,7 @@ export const ALERT_KINDS = [
   "cache_divergence",
   "identity_divergence",
   "auth_required",
+  "context_budget",
 ] as const;
 export type AlertKindName = (typeof ALERT_KINDS)[number];
 
@@ -27,7 +28,7 @@ export type AlertStatusName = (typeof ALERT_STATUSES)[number];
 export const ALERT_SEVERITIES = ["critical", "high", "medium", "low", "info"] as const satisfies readonly Severity[];
 
 /** approved | rejected | auto_accepted | recovered | superseded | dismissed */
-export type AlertResolution = "approved" | "auto_accepted" | "recovered" | "superseded" | "dismissed" | "reauthorized";
+export type AlertResolution = "approved" | "auto_accepted" | "recovered" | "superseded" | "dismissed" | "reauthorized" | "within_budget";
 
 /** A finding of the detection engine, or a compatibility finding of the diff engine (with a security severity). */
 export type AlertFinding =
@@ -65,6 +66,19 @@ export type AlertDetails = {
   identity?: IdentityDivergence;
   /** The baseline version is no longer stored (pruned): no diff could be computed. */
   baselineMissing?: boolean;
+  /** context_budget: the team's tool lists against its budget (≈ o200k_base tokens, lib/alerts/context-budget-alert.ts). */
+  contextBudget?: ContextBudgetDetails;
+};
+
+export type ContextBudgetDetails = {
+  budgetTokens: number;
+  totalTokens: number;
+  servers: number;
+  countedServers: number;
+  largest: { serverId: string; serverName: string; contextTokens: number }[];
+  /** The change that pushed the total past the budget (absent when a lower budget did). */
+  pushedBy?: { serverId: string; serverName: string; snapshotId: string; deltaTokens: number | null };
+  encoding: string;
 };
 
 export type AlertSummary = {

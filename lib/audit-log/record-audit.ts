@@ -6,6 +6,7 @@ import type { Prisma } from "../generated/prisma/client";
 export type AuditAction =
   | "team.created"
   | "team.identity_probes_updated"
+  | "team.context_budget_updated"
   | "server.created"
   | "server.updated"
   | "server.deleted"

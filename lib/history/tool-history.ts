@@ -7,6 +7,8 @@ import { getServerOrThrow } from "../servers/get-server-or-throw";
 export type ToolVersionEntry = {
   hash: string;
   definition: ToolLike;
+  /** ≈ o200k_base tokens of this version in a model's context; null until counted. */
+  contextTokens: number | null;
   firstSeenAt: string;
   lastSeenAt: string;
   snapshots: number;
@@ -23,8 +25,8 @@ export async function getToolHistory(ctx: ServiceContext, serverId: string, name
   requirePermission(ctx, "team:read");
   if (name.length === 0 || name.length > 500) throw new AppError("NOT_FOUND", "Tool not found");
   await getServerOrThrow(ctx, serverId);
-  const rows = await ctx.db.$queryRaw<{ id: string; hash: string; definition: unknown; first_seen: Date; last_seen: Date; snapshots: bigint; first_snapshot: string }[]>`
-    SELECT tv.id, tv.hash, tv.definition,
+  const rows = await ctx.db.$queryRaw<{ id: string; hash: string; definition: unknown; context_tokens: number | null; first_seen: Date; last_seen: Date; snapshots: bigint; first_snapshot: string }[]>`
+    SELECT tv.id, tv.hash, tv.definition, tv.context_tokens,
            min(s.taken_at) AS first_seen, max(s.last_confirmed_at) AS last_seen, count(*) AS snapshots,
            (array_agg(s.id ORDER BY s.taken_at))[1]::text AS first_snapshot
       FROM snapshot s
@@ -39,6 +41,7 @@ export async function getToolHistory(ctx: ServiceContext, serverId: string, name
   const versions = rows.map((r, i): ToolVersionEntry => ({
     hash: r.hash,
     definition: r.definition as ToolLike,
+    contextTokens: r.context_tokens,
     firstSeenAt: r.first_seen.toISOString(),
     lastSeenAt: r.last_seen.toISOString(),
     snapshots: Number(r.snapshots),

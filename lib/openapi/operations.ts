@@ -18,6 +18,7 @@ import { ServerInput, ServerPatch } from "../servers/server-input";
 import { TeamProbeSettingsPatch } from "../identity-probes/settings-schema";
 import { ListServersQuery } from "../servers/server-list-query";
 import { QuotaInput } from "../tenants/team-quota";
+import { ContextBudgetPatch } from "../tenants/context-budget";
 import { ShareInput, ViewInput, ViewPatch } from "../views/view-input";
 import { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from "../webhooks/webhook-input";
 import * as R from "./responses";
@@ -77,6 +78,8 @@ export const OPERATIONS: Operation[] = [
   { method: "GET", path: "/servers/{id}/identity-probes", tag: "Servers", summary: "Identity probes: which client identities were probed when, and each one's outcome", response: R.IdentityProbeState },
   { method: "GET", path: "/team/identity-probes", tag: "Teams", summary: "The team's identity-probe defaults", response: R.TeamIdentityProbeSettings },
   { method: "PATCH", path: "/team/identity-probes", tag: "Teams", summary: "Change the team's identity-probe defaults (admins)", body: TeamProbeSettingsPatch, response: R.TeamIdentityProbeSettings },
+  { method: "GET", path: "/team/context-budget", tag: "Teams", summary: "The team's context budget and what its tool lists cost now (≈ o200k_base tokens)", response: R.ContextBudget },
+  { method: "PATCH", path: "/team/context-budget", tag: "Teams", summary: "Set or turn off the team's context budget (admins)", body: ContextBudgetPatch, response: R.ContextBudget },
   { method: "POST", path: "/servers/{id}/oauth/authorize", tag: "Servers", summary: "Start an OAuth authorization (admins; returns the provider's URL)", access: "session", response: R.OAuthAuthorization },
   {
     method: "GET",

@@ -12,6 +12,7 @@ import { ViewFilters } from "../views/view-input";
 const dateTime = z.string().describe("ISO 8601 date-time");
 const nullableDate = dateTime.nullable();
 const open = z.looseObject({});
+const contextTokens = z.number().int().nullable().describe("≈ tokens in a model's context (o200k_base, docs/context-budget.md); null until counted");
 
 /** `{error:{code,message,details?}}`: every 4xx/5xx of /api/v1. */
 export const ErrorEnvelope = z
@@ -80,6 +81,7 @@ export const ServerSummary = z
     protocolVersion: z.string().nullable(),
     serverInfo: z.looseObject({ name: z.string().optional(), version: z.string().optional(), title: z.string().optional() }).nullable(),
     toolCount: z.number().int().nullable(),
+    contextTokens: contextTokens.describe("The latest snapshot's tools and surface in ≈ o200k_base tokens; null: no snapshot yet or not counted yet"),
     latestSnapshotId: z.string().nullable(),
     snapshotCount: z.number().int(),
     lastChangeAt: nullableDate,
@@ -99,11 +101,11 @@ export const ServerDetail = z
     server: ServerSummary,
     capabilities: z.unknown(),
     instructions: z.string().nullable(),
-    tools: z.array(z.strictObject({ position: z.number().int(), hash: z.string(), name: z.string(), definition: open })),
+    tools: z.array(z.strictObject({ position: z.number().int(), hash: z.string(), name: z.string(), definition: open, contextTokens })),
     surface: z
       .strictObject({
         tracked: z.boolean().describe("false: the latest snapshot predates prompt/resource tracking (they were not asked for)"),
-        items: z.array(z.strictObject({ kind: surfaceKind, position: z.number().int(), hash: z.string(), name: z.string(), definition: open })),
+        items: z.array(z.strictObject({ kind: surfaceKind, position: z.number().int(), hash: z.string(), name: z.string(), definition: open, contextTokens })),
       })
       .describe("Prompts, resources, resource templates and the instructions of the latest snapshot, in server order (resource contents are never fetched)"),
     transitions: z.array(z.strictObject({ from: z.string().nullable(), to: z.string(), reason: z.string().nullable(), at: dateTime })),
@@ -126,6 +128,7 @@ export const Snapshot = z
     id: z.string(),
     contentHash: z.string(),
     toolCount: z.number().int(),
+    contextTokens: contextTokens.describe("This snapshot's tools and surface together in ≈ o200k_base tokens; null until every item is counted"),
     trigger: z.string(),
     protocolVersion: z.string().nullable(),
     era: z.string().nullable(),
@@ -322,6 +325,17 @@ export const TeamIdentityProbeSettings = z
     intervalMinutes: z.number().int().nullable().describe("null: the instance default (TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS)"),
   })
   .meta({ id: "TeamIdentityProbeSettings" });
+export const ContextBudget = z
+  .strictObject({
+    budgetTokens: z.number().int().nullable().describe("The team's budget in ≈ o200k_base tokens; null: off"),
+    totalTokens: z.number().int().describe("Sum over each server's latest snapshot"),
+    servers: z.number().int(),
+    countedServers: z.number().int().describe("Servers whose latest snapshot has a count (no snapshot yet, or not counted yet, adds nothing)"),
+    largest: z.array(z.strictObject({ serverId: z.string(), serverName: z.string(), contextTokens: z.number().int() })).describe("At most five, largest first"),
+    encoding: z.literal("o200k_base"),
+    alertId: z.string().nullable().describe("The team's open context_budget alert"),
+  })
+  .meta({ id: "ContextBudget" });
 export const IdentityProbeState = z
   .strictObject({
     settings: z.strictObject({

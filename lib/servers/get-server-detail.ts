@@ -11,7 +11,7 @@ export async function getServerDetail(ctx: ServiceContext, serverId: string): Pr
   const latest = await ctx.db.snapshot.findFirst({
     where: { tenantId: ctx.tenantId, serverId },
     orderBy: { takenAt: "desc" },
-    select: { id: true, toolCount: true, toolVersionIds: true, surfaceVersionIds: true, surfaceTracked: true },
+    select: { id: true, toolCount: true, contextTokens: true, toolVersionIds: true, surfaceVersionIds: true, surfaceTracked: true },
   });
   const [tools, surfaceItems, transitions] = await Promise.all([
     latest ? loadSnapshotTools(ctx, latest.toolVersionIds) : Promise.resolve([]),

@@ -45,7 +45,7 @@ type Row = {
   auditPolicy: ServerRow["auditPolicy"]; updatedAt: Date; hasSession: boolean; sessionStatus: string | null; statusReason: string | null;
   era: string | null; protocolVersion: string | null; serverInfo: unknown; lastChangeAt: Date | null; lastListedAt: Date | null;
   connectedAt: Date | null; lastError: string | null; lastErrorCode: string | null; lastErrorAt: Date | null; transportUsed: string | null;
-  warnings: unknown; sessionUpdatedAt: Date | null; latestId: string | null; latestToolCount: number | null; snapshotCount: number;
+  warnings: unknown; sessionUpdatedAt: Date | null; latestId: string | null; latestToolCount: number | null; latestContextTokens: number | null; snapshotCount: number;
   sortKey: string | number | Date | null; authConfig: unknown; oauthStatus: string | null; oauthStatusReason: string | null;
 };
 type Totals = { total: number; byStatus: Record<string, number> | null; teamTotal: number; teamTags: string[] | null };
@@ -100,7 +100,7 @@ export function serverListSql(ctx: ServiceContext, filters: Filters, sort: Sort,
       ss.status::text AS "sessionStatus", ss.status_reason AS "statusReason", ss.era, ss.protocol_version AS "protocolVersion",
       ss.server_info AS "serverInfo", ss.last_change_at AS "lastChangeAt", ss.last_listed_at AS "lastListedAt", ss.connected_at AS "connectedAt",
       ss.last_error AS "lastError", ss.last_error_code AS "lastErrorCode", ss.last_error_at AS "lastErrorAt", ss.transport_used AS "transportUsed",
-      ss.warnings, ss.updated_at AS "sessionUpdatedAt", latest.id AS "latestId", latest.tool_count AS "latestToolCount",
+      ss.warnings, ss.updated_at AS "sessionUpdatedAt", latest.id AS "latestId", latest.tool_count AS "latestToolCount", latest.context_tokens AS "latestContextTokens",
       (SELECT count(*)::int FROM snapshot c WHERE c.tenant_id = m.tenant_id AND c.server_id = m.id) AS "snapshotCount",
       p.sort_key AS "sortKey", m.auth_config AS "authConfig", os.status AS "oauthStatus", os.status_reason AS "oauthStatusReason"
     FROM totals
@@ -109,7 +109,7 @@ export function serverListSql(ctx: ServiceContext, filters: Filters, sort: Sort,
     LEFT JOIN server_session ss ON ss.server_id = m.id
     LEFT JOIN server_oauth_state os ON os.server_id = m.id AND os.tenant_id = m.tenant_id
     LEFT JOIN LATERAL (
-      SELECT sn.id, sn.tool_count FROM snapshot sn
+      SELECT sn.id, sn.tool_count, sn.context_tokens FROM snapshot sn
       WHERE sn.tenant_id = m.tenant_id AND sn.server_id = m.id
       ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1
     ) latest ON TRUE
@@ -135,7 +135,7 @@ function toSummary(key: Buffer, r: Row): ServerSummary {
     : null;
   const oauthState = r.oauthStatus ? { status: r.oauthStatus, statusReason: r.oauthStatusReason } : null;
   const row: ServerRow = { ...r, session, oauthState, _count: { snapshots: r.snapshotCount } };
-  return toServerSummary(key, row, r.latestId ? { id: r.latestId, toolCount: r.latestToolCount ?? 0 } : null);
+  return toServerSummary(key, row, r.latestId ? { id: r.latestId, toolCount: r.latestToolCount ?? 0, contextTokens: r.latestContextTokens } : null);
 }
 
 export type ServerPage = Page<ServerSummary> & ServerPageCounts;

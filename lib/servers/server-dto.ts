@@ -34,6 +34,8 @@ export type ServerSummary = {
   protocolVersion: string | null;
   serverInfo: { name?: string; version?: string; title?: string } | null;
   toolCount: number | null;
+  /** The latest snapshot's tools and surface in ≈ o200k_base tokens (docs/context-budget.md); null: none yet or not counted yet. */
+  contextTokens: number | null;
   latestSnapshotId: string | null;
   snapshotCount: number;
   lastChangeAt: string | null;
@@ -52,12 +54,16 @@ export type ToolDto = {
   hash: string;
   name: string;
   definition: Record<string, unknown>;
+  /** What the tool costs in a model's context, ≈ o200k_base tokens; null until counted. */
+  contextTokens: number | null;
 };
 
 export type SnapshotDto = {
   id: string;
   contentHash: string;
   toolCount: number;
+  /** Tools and surface together in ≈ o200k_base tokens; null until every item is counted. */
+  contextTokens: number | null;
   trigger: string;
   protocolVersion: string | null;
   era: string | null;
@@ -95,7 +101,7 @@ export type SnapshotDto = {
 export type TransitionDto = { from: string | null; to: string; reason: string | null; at: string };
 
 /** A prompt, resource, resource template or the instructions of the latest snapshot, raw as listed. */
-export type SurfaceItemDto = { kind: "prompt" | "resource" | "resource_template" | "instructions"; position: number; hash: string; name: string; definition: Record<string, unknown> };
+export type SurfaceItemDto = { kind: "prompt" | "resource" | "resource_template" | "instructions"; position: number; hash: string; name: string; definition: Record<string, unknown>; contextTokens: number | null };
 
 export type ServerDetail = {
   server: ServerSummary;

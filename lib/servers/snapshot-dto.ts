@@ -12,6 +12,7 @@ export function snapshotDto(s: SnapshotRow): SnapshotDto {
     id: s.id,
     contentHash: s.contentHash,
     toolCount: s.toolCount,
+    contextTokens: s.contextTokens,
     trigger: s.trigger,
     protocolVersion: s.protocolVersion,
     era: s.era,

@@ -34,7 +34,7 @@ export function sealedKeys(key: Buffer, sealed: string | null): string[] {
   return [...names];
 }
 
-export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapshot, "id" | "toolCount"> | null): ServerSummary {
+export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapshot, "id" | "toolCount" | "contextTokens"> | null): ServerSummary {
   const s = row.session;
   return {
     id: row.id,
@@ -55,6 +55,7 @@ export function toServerSummary(key: Buffer, row: ServerRow, latest: Pick<Snapsh
     protocolVersion: s?.protocolVersion ?? null,
     serverInfo: (s?.serverInfo as ServerSummary["serverInfo"]) ?? null,
     toolCount: latest?.toolCount ?? null,
+    contextTokens: latest?.contextTokens ?? null,
     latestSnapshotId: latest?.id ?? null,
     snapshotCount: row._count.snapshots,
     lastChangeAt: s?.lastChangeAt?.toISOString() ?? null,

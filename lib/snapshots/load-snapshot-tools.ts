@@ -6,12 +6,12 @@ export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: rea
   if (toolVersionIds.length === 0) return [];
   const rows = await ctx.db.toolVersion.findMany({
     where: { tenantId: ctx.tenantId, id: { in: [...new Set(toolVersionIds)] } },
-    select: { id: true, hash: true, name: true, definition: true },
+    select: { id: true, hash: true, name: true, definition: true, contextTokens: true },
   });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return toolVersionIds.flatMap((id, position) => {
     const row = byId.get(id);
-    return row ? [{ position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown> }] : [];
+    return row ? [{ position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown>, contextTokens: row.contextTokens }] : [];
   });
 }
 
@@ -20,11 +20,11 @@ export async function loadSnapshotSurface(ctx: ServiceContext, surfaceVersionIds
   if (surfaceVersionIds.length === 0) return [];
   const rows = await ctx.db.toolVersion.findMany({
     where: { tenantId: ctx.tenantId, id: { in: [...new Set(surfaceVersionIds)] } },
-    select: { id: true, hash: true, name: true, kind: true, definition: true },
+    select: { id: true, hash: true, name: true, kind: true, definition: true, contextTokens: true },
   });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return surfaceVersionIds.flatMap((id, position) => {
     const row = byId.get(id);
-    return row ? [{ kind: row.kind as SurfaceItemDto["kind"], position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown> }] : [];
+    return row ? [{ kind: row.kind as SurfaceItemDto["kind"], position, hash: row.hash, name: row.name, definition: row.definition as Record<string, unknown>, contextTokens: row.contextTokens }] : [];
   });
 }

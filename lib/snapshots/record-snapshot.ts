@@ -4,6 +4,7 @@ import type { ToolLike } from "../diff";
 import { hashTool, hashToolList } from "./canonical-hash";
 import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "../surface/surface";
 import { summarizeChange, summarizeSurfaceChange, withSurface, type GoneSurfaceItem } from "./summarize-change";
+import { loadContextTokenCounter } from "../context-tokens/load-counter";
 
 import type { SnapshotTrigger } from "../listing-trigger";
 
@@ -94,12 +95,17 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     const uniqueItems = new Map(items.map((i) => [i.hash, i]));
     const serverVersion = input.serverVersion ?? null;
     const unique = new Map(hashed.map((t) => [t.hash, t]));
+    // Context tokens are counted once per version, when its row is inserted: versions the previous
+    // snapshot had exist already (the insert skips them), so a one-tool change counts one tool.
+    const known = new Set([...(head.prev_keys ?? []).map(([, hash]) => hash), ...(head.prev_surface_keys ?? []).map(([, , hash]) => hash)]);
+    const count = await loadContextTokenCounter();
+    const tokensOf = (hash: string, kind: string, definition: unknown) => (known.has(hash) ? null : count(kind, definition));
     const payload = {
       ...base,
       expectedPrev: previous,
-      tools: [...unique.values()].map((t) => ({ hash: t.hash, name: t.name, definition: t.tool })),
+      tools: [...unique.values()].map((t) => ({ hash: t.hash, name: t.name, definition: t.tool, contextTokens: tokensOf(t.hash, "tool", t.tool) })),
       order: hashed.map((t) => t.hash),
-      surface: [...uniqueItems.values()].map((i) => ({ hash: i.hash, name: i.name, kind: i.kind, definition: i.definition })),
+      surface: [...uniqueItems.values()].map((i) => ({ hash: i.hash, name: i.name, kind: i.kind, definition: i.definition, contextTokens: tokensOf(i.hash, i.kind, i.definition) })),
       surfaceOrder: items.map((i) => i.hash),
       surfaceTracked: Boolean(input.surface),
       toolCount: hashed.length,

@@ -14,6 +14,7 @@ export const KIND_LABELS: Record<AlertKindName, string> = {
   cache_divergence: "Public list diverges (R31)",
   identity_divergence: "Differs by client identity",
   auth_required: "Sign-in required (OAuth)",
+  context_budget: "Over the context budget",
 };
 
 export const STATUS_LABELS: Record<AlertStatusName, string> = { open: "Open", acknowledged: "Acknowledged", resolved: "Resolved" };
@@ -27,6 +28,7 @@ export const RESOLUTION_LABELS: Record<string, string> = {
   superseded: "superseded (the tool went back to its baseline or a newer state replaced it)",
   dismissed: "dismissed",
   reauthorized: "an admin authorized the server again",
+  within_budget: "the team's tool lists fit the context budget again (or the budget was turned off)",
 };
 
 export const kindLabel = (kind: string) => KIND_LABELS[kind as AlertKindName] ?? kind;

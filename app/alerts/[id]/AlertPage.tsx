@@ -10,6 +10,7 @@ import { AlertChange, ServerLevelDetails } from "./AlertChange";
 import { AlertHeader } from "./AlertHeader";
 import { EvidenceFindings } from "./EvidenceFindings";
 import { IdentityDivergenceDetails } from "./IdentityDivergence";
+import { ContextBudgetDetails } from "./ContextBudgetDetails";
 import { SinceReviewed } from "./SinceReviewed";
 
 /**
@@ -71,6 +72,7 @@ export function AlertPage({ id }: { id: string }) {
           <AlertChange detail={shown} />
           <ServerLevelDetails detail={shown} />
           <IdentityDivergenceDetails detail={shown} />
+          {shown.details.contextBudget ? <ContextBudgetDetails budget={shown.details.contextBudget} /> : null}
           <p className="notice blind-spot" data-testid="blind-spot">
             <strong>Not covered:</strong> Toolwatch reads what a server advertises (names, descriptions, schemas, annotations). What tools return when
             they are called — outputs and error messages — is not scanned, and can carry instructions to an agent too.

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { RelativeTime } from "../../_components/RelativeTime";
 import { StatusBadge } from "../../_components/StatusBadge";
+import { TokenCount } from "../../_components/charts/TokenCount";
 import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
 import { diffHref } from "../../_lib/links";
@@ -13,6 +14,7 @@ import { ServerIdentityProbes } from "./ServerIdentityProbes";
 import { SurfaceTabs } from "./SurfaceTabs";
 import { TagEditor } from "./TagEditor";
 import { Timeline } from "./Timeline";
+import { ServerTokenTrend } from "./ServerTokenTrend";
 
 export function ServerPage({ id }: { id: string }) {
   const { data, error, isPending } = useServerQuery(id);
@@ -55,6 +57,10 @@ export function ServerPage({ id }: { id: string }) {
         </dd>
         <dt>Tools</dt>
         <dd data-testid="server-tool-count">{server.toolCount ?? "—"}</dd>
+        <dt>Context</dt>
+        <dd>
+          <TokenCount tokens={server.contextTokens} testId="server-context-tokens" />
+        </dd>
         <dt>Last listed</dt>
         <dd>
           <RelativeTime iso={server.lastListedAt} />
@@ -106,6 +112,7 @@ export function ServerPage({ id }: { id: string }) {
       <div className="columns">
         <SurfaceTabs serverId={server.id} detail={data} />
         <aside className="side">
+          <ServerTokenTrend serverId={server.id} />
           <Timeline serverId={server.id} />
           <section aria-labelledby="status-heading">
             <h2 id="status-heading">Status history</h2>

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { ToolCard } from "../../_components/ToolCard";
+import { TokenCount } from "../../_components/charts/TokenCount";
 import { VisibleText } from "../../_components/VisibleText";
 import { toolHref } from "../../_lib/links";
 import type { ServerDetail, SurfaceItemDto } from "../../../lib/servers/server-dto";
@@ -45,6 +46,11 @@ export function SurfaceTabs({ serverId, detail }: { serverId: string; detail: Se
         {tab === "tools" ? (
           <>
             <h2 id="tools-heading">Current tools ({tools.length})</h2>
+            {tools.length ? (
+              <p className="muted small" data-testid="tools-context-tokens">
+                Together in a model&apos;s context: <TokenCount tokens={sumTokens(tools)} />
+              </p>
+            ) : null}
             {tools.length === 0 ? <p className="muted">No snapshot yet.</p> : tools.map((t) => <ToolCard key={`${t.position}-${t.hash}`} tool={t} href={toolHref(serverId, t.name)} />)}
           </>
         ) : null}
@@ -88,6 +94,7 @@ function ItemList({ items, empty, render }: { items: SurfaceItemDto[]; empty: st
                 </span>
               ) : null}
             </h3>
+            <TokenCount tokens={item.contextTokens} />
           </header>
           {render(item)}
         </article>
@@ -97,6 +104,10 @@ function ItemList({ items, empty, render }: { items: SurfaceItemDto[]; empty: st
 }
 
 const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+/** The stored counts added up; unknown while any is not counted yet. */
+const sumTokens = (items: ReadonlyArray<{ contextTokens: number | null }>) =>
+  items.every((i) => i.contextTokens !== null) ? items.reduce((n, i) => n + (i.contextTokens ?? 0), 0) : null;
 
 function PromptBody({ def }: { def: Record<string, unknown> }) {
   const args = Array.isArray(def.arguments) ? (def.arguments as Array<Record<string, unknown>>).filter((a) => typeof a?.name === "string") : [];

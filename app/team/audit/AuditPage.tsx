@@ -9,6 +9,7 @@ import type { AuditEvent } from "../../_hooks/types";
 const ACTIONS: Record<string, string> = {
   "team.created": "created the team",
   "team.identity_probes_updated": "changed the identity probe settings",
+  "team.context_budget_updated": "changed the context budget",
   "server.created": "added a server",
   "server.updated": "edited a server",
   "server.deleted": "removed a server",

@@ -1,0 +1,41 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Page, SnapshotDto } from "../../lib/servers/server-dto";
+import type { ContextBudgetDto } from "../../lib/tenants/context-budget";
+import type { TokenPoint } from "../_components/charts/TokenTrendChart";
+import { api } from "./api";
+import { queryKeys } from "./queries";
+
+export type { ContextBudgetDto };
+
+/** Snapshots shown in a server's token trend (the newest ones). */
+const TREND_SNAPSHOTS = 100;
+
+export const contextBudgetKey = () => ["context-budget"] as const;
+
+/**
+ * A server's context tokens per snapshot, oldest first, from the snapshot list (stored sums).
+ * Under the snapshots key, so every snapshot:recorded event refetches it with the timeline.
+ */
+export const useTokenTrendQuery = (serverId: string) =>
+  useQuery({
+    queryKey: [...queryKeys.snapshots(serverId), "token-trend"] as const,
+    queryFn: () => api<Page<SnapshotDto>>(`/api/v1/servers/${encodeURIComponent(serverId)}/snapshots?limit=${TREND_SNAPSHOTS}`),
+    select: (page): TokenPoint[] => page.items.map((s) => ({ at: s.takenAt, tokens: s.contextTokens })).reverse(),
+  });
+
+/** The team's budget and total (GET /api/v1/team/context-budget); worker changes move the total, so it polls gently. */
+export const useContextBudgetQuery = () =>
+  useQuery({ queryKey: contextBudgetKey(), queryFn: () => api<ContextBudgetDto>("/api/v1/team/context-budget"), refetchInterval: 30_000 });
+
+export function useUpdateContextBudget() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (budgetTokens: number | null) => api<ContextBudgetDto>("/api/v1/team/context-budget", { method: "PATCH", body: { budgetTokens } }),
+    onSuccess: (dto) => {
+      client.setQueryData(contextBudgetKey(), dto);
+      void client.invalidateQueries({ queryKey: queryKeys.alerts() });
+    },
+  });
+}

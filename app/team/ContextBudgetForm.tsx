@@ -1,0 +1,98 @@
+"use client";
+
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import { FormError, TextField } from "../_components/Field";
+import { TokenCount } from "../_components/charts/TokenCount";
+import { ApiError } from "../_hooks/api";
+import { useContextBudgetQuery, useUpdateContextBudget } from "../_hooks/context-budget-queries";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../lib/context-tokens/encoding";
+
+/**
+ * The team's context budget: what all its servers' tool lists may cost together in a model's
+ * context before a context_budget alert warns (docs/context-budget.md). Admins edit, everyone reads.
+ */
+export function ContextBudgetForm({ canEdit }: { canEdit: boolean }) {
+  const { data, error: loadError } = useContextBudgetQuery();
+  const update = useUpdateContextBudget();
+  const [draft, setDraft] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  const value = draft ?? (data?.budgetTokens != null ? String(data.budgetTokens) : "");
+
+  async function save(budget: number | null) {
+    setError(null);
+    setFieldError(undefined);
+    try {
+      await update.mutateAsync(budget);
+      setDraft(null);
+    } catch (e) {
+      const err = e instanceof ApiError ? e : null;
+      if (err?.fields.budgetTokens) setFieldError(err.fields.budgetTokens);
+      else setError(err?.message ?? "Could not save the budget");
+    }
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const text = value.replace(/[\s,_]/g, "");
+    if (text === "") return void save(null);
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+      setFieldError("Enter a whole number of tokens (at least 1), or leave it empty to turn the budget off.");
+      return;
+    }
+    void save(Number(text));
+  }
+
+  return (
+    <section className="card" aria-labelledby="budget-heading">
+      <h2 id="budget-heading">Context budget</h2>
+      {loadError ? <p role="alert">Could not load the budget: {loadError.message}</p> : null}
+      {data ? (
+        <p data-testid="team-context-tokens">
+          The team&apos;s tool lists cost <TokenCount tokens={data.totalTokens} /> together now
+          {data.countedServers < data.servers ? ` (${data.countedServers} of ${data.servers} servers counted so far)` : ""}.{" "}
+          {data.budgetTokens != null ? (
+            <>
+              Budget: <strong>{formatTokens(data.budgetTokens)}</strong>
+              {data.totalTokens > data.budgetTokens ? (
+                <>
+                  {" "}
+                  — <strong className="warn-text">over by {formatTokens(data.totalTokens - data.budgetTokens)}</strong>
+                  {data.alertId ? (
+                    <>
+                      {" "}
+                      (<Link href={`/alerts/${data.alertId}`}>alert</Link>)
+                    </>
+                  ) : null}
+                </>
+              ) : null}
+            </>
+          ) : (
+            "No budget is set."
+          )}
+        </p>
+      ) : null}
+      {canEdit ? (
+        <form className="form inline-form" onSubmit={submit} noValidate>
+          <TextField
+            label="Budget (tokens)"
+            inputMode="numeric"
+            value={value}
+            onChange={setDraft}
+            error={fieldError}
+            hint={`Sum of every server's latest tool list, ${CONTEXT_TOKENS_LABEL}. Empty turns the budget and its alert off.`}
+          />
+          <div className="actions">
+            <button type="submit" className="button" disabled={update.isPending}>
+              {update.isPending ? "Saving…" : "Save budget"}
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="muted small">Only team owners and admins can change the budget.</p>
+      )}
+      <FormError message={error} />
+    </section>
+  );
+}
