@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import next from "next";
 import { directRoute, serveDirect } from "./app/_lib/direct-routes";
+import { startApiKeyFeed } from "./lib/auth/api-key-feed";
 import { closeDb, getDb, poolOf } from "./lib/db";
 import { loadEnv, requireDatabaseUrl } from "./lib/env";
 import { createWebMetricsHook } from "./lib/metrics/node/web-process";
@@ -57,6 +58,8 @@ const httpServer = createServer((req, res) => {
 });
 // The fleet list may answer repeated queries from memory only while this feed tells it of changes.
 const sockets = attachSocketServer(httpServer, { listenUrl: url, log: (line) => log.warn(line), onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
+// API keys verified once per process, forgotten on any change to their row (lib/auth/api-key-cache.ts).
+const keyFeed = env.TOOLWATCH_API_KEY_CACHE ? startApiKeyFeed(url, (line) => log.warn(line)) : undefined;
 registerWebMetrics({ socketClients: () => sockets.io.engine.clientsCount, pools: { main: () => poolOf(getDb()) } });
 
 httpServer.listen(env.PORT, env.HOST, () => {
@@ -85,6 +88,7 @@ async function shutdown(signal: string): Promise<void> {
   const drained = new Promise<"drained">((resolve) => httpServer.close(() => resolve("drained")));
   httpServer.closeIdleConnections();
   await sockets.close();
+  await keyFeed?.close();
   let timer: NodeJS.Timeout | undefined;
   const patience = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
   if ((await Promise.race([drained, patience])) === "timeout") {

@@ -80,6 +80,9 @@ export const EnvSchema = z.object({
   // The fleet list and alert list served by their handlers straight from the Node server,
   // skipping Next's pipeline (app/_lib/direct-routes.ts); 0 sends them through Next like the rest.
   TOOLWATCH_DIRECT_ROUTES: boolish.default(true),
+  // Web processes remember verified API keys for up to 30 s, forgetting one the moment its row
+  // changes (LISTEN/NOTIFY: lib/auth/api-key-cache.ts); 0 reads every key from the database.
+  TOOLWATCH_API_KEY_CACHE: boolish.default(true),
   // Behind a reverse proxy: trust its x-forwarded-for / x-forwarded-host headers.
   TOOLWATCH_TRUST_PROXY: boolish.default(false),
   // Sign-in and sign-up attempts per minute per client IP (brute-force brake; 0 = no limit).

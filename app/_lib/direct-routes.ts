@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { GET as listAlerts } from "../api/v1/alerts/route";
 import { GET as listServers } from "../api/v1/servers/route";
+import { sharedBodyOf } from "./http";
 
 // The fleet API's hottest reads, served by their own route handlers straight from the Node
 // server (server.ts), without Next's routing and rendering pipeline around them.
@@ -37,6 +38,20 @@ export function directRoute(req: IncomingMessage): Handler | undefined {
 
 const gzip = promisify(zlib.gzip);
 
+const encode = (bytes: Buffer, compress: boolean) => (compress ? gzip(bytes, { level: zlib.constants.Z_BEST_SPEED }) : Promise.resolve(bytes));
+
+// The bytes of a cached JSON text (a fleet-list page answers many requests of its team and query
+// from one cached object): encoded and compressed once, kept as long as that object lives. The
+// object is the cache entry of one team and query, so its bytes answer nobody else.
+const encodings = new WeakMap<object, { plain: Buffer; gzip?: Promise<Buffer> }>();
+
+function encodedOnce(shared: { readonly text: string }, compress: boolean): Promise<Buffer> {
+  let known = encodings.get(shared);
+  if (!known) encodings.set(shared, (known = { plain: Buffer.from(shared.text) }));
+  if (!compress) return Promise.resolve(known.plain);
+  return (known.gzip ??= encode(known.plain, true));
+}
+
 function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
   return header.split(",").some((part) => {
@@ -62,17 +77,16 @@ export async function serveDirect(handler: Handler, req: IncomingMessage, res: S
     // route() turns every error into its envelope; this is only a broken adapter.
     response = Response.json({ error: { code: "INTERNAL", message: "Internal error" } }, { status: 500 });
   }
-  let body = Buffer.from(await response.arrayBuffer());
   const out: Record<string, string | string[]> = { ...API_RESPONSE_HEADERS, vary: "Accept-Encoding" };
   response.headers.forEach((value, name) => {
     out[name] = value;
   });
   // As Next does for every response a client accepts gzip for (browsers do); the fastest level,
   // since JSON compresses well anyway and this CPU is what the direct path exists to save.
-  if (acceptsGzip(req.headers["accept-encoding"])) {
-    body = await gzip(body, { level: zlib.constants.Z_BEST_SPEED });
-    out["content-encoding"] = "gzip";
-  }
+  const compress = acceptsGzip(req.headers["accept-encoding"]);
+  if (compress) out["content-encoding"] = "gzip";
+  const shared = sharedBodyOf(response);
+  const body = shared ? await encodedOnce(shared, compress) : await encode(Buffer.from(await response.arrayBuffer()), compress);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) out["set-cookie"] = cookies;
   out["content-length"] = String(body.length);

@@ -48,6 +48,22 @@ function errorResponse(error: unknown, requestId: string | undefined): Response 
   return Response.json({ error: { code: "INTERNAL", message: "Internal error", requestId } }, { status: 500 });
 }
 
+// Responses whose body is a cached JSON text (the same object for every request it answers):
+// the direct routes compress such a body once and reuse the bytes (app/_lib/direct-routes.ts).
+const sharedBodies = new WeakMap<Response, { readonly text: string }>();
+
+/** A 200 JSON response (no-store) from a cached text; see sharedBodyOf. */
+export function sharedJsonResponse(body: { readonly text: string }): Response {
+  const response = new Response(body.text, { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  sharedBodies.set(response, body);
+  return response;
+}
+
+/** The cached text a response was made from (sharedJsonResponse), if it was. */
+export function sharedBodyOf(response: Response): { readonly text: string } | undefined {
+  return sharedBodies.get(response);
+}
+
 export function searchParams(request: Request): Record<string, string> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   assertStorableJson(params, "query");

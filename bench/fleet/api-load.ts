@@ -1,6 +1,6 @@
 import { Pool } from "undici";
 import { openDb } from "./snapshot-watch";
-import { cpuSeconds } from "./proc-stats";
+import { clusterCpuSeconds, cpuSeconds } from "./proc-stats";
 import { percentile } from "./product-api";
 import type { Running } from "./sweep";
 
@@ -29,22 +29,38 @@ export async function measureFleetApi(run: Running, opts: ApiLoadOptions): Promi
     }
     const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM snapshot WHERE tenant_id = $1", [teamA.id]);
     const out: Record<string, unknown> = { snapshots: Number(rows[0]!.n), seededS: Number(((Date.now() - t0) / 1000).toFixed(1)), clients: opts.clients, secondsEach: opts.seconds };
-    for (const [label, path] of [
+    for (const [label, path, gzip] of [
       ["servers first page", "/api/v1/servers"],
       ["servers ?status=live&sort=toolCount", "/api/v1/servers?status=live&sort=toolCount&dir=desc"],
       ["servers page 5 (cursor)", await cursorPath(product.baseUrl, teamA.key, 5)],
       ["alerts first page", "/api/v1/alerts"],
-    ] as const) {
+      // As browsers ask: gzip (the direct routes compress a cached fleet page once).
+      ["servers first page, gzip", "/api/v1/servers", true],
+      ["alerts first page, gzip", "/api/v1/alerts", true],
+    ] as [string, string, boolean?][]) {
       const cpu0 = cpuSeconds(product.webPid);
-      const r = await load(product.baseUrl, path, teamA.key, opts);
+      const pg0 = clusterCpuSeconds(product.postgresPid);
+      const tx0 = await transactions(db);
+      const r = await load(product.baseUrl, path, teamA.key, opts, gzip === true);
       // The web process's CPU per request: what bounds latency once 50 clients queue on it.
       const cpuMs = ((cpuSeconds(product.webPid) - cpu0) * 1000) / Math.max(1, r.requests);
-      out[label] = `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, web CPU ${cpuMs.toFixed(2)} ms/request (n=${r.requests}${r.errors ? `, ${r.errors} errors` : ""})`;
+      // Postgres's side, load-insensitive too: its CPU and its transactions (one per statement
+      // outside explicit transactions) per request, the worker's included (idle in the probe).
+      const pgMs = ((clusterCpuSeconds(product.postgresPid) - pg0) * 1000) / Math.max(1, r.requests);
+      const txPerRequest = ((await transactions(db)) - tx0) / Math.max(1, r.requests);
+      out[label] = `${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(0)} ms, p95 ${r.p95.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, web CPU ${cpuMs.toFixed(2)} ms/request, Postgres CPU ${pgMs.toFixed(2)} ms/request, ${txPerRequest.toFixed(2)} transactions/request (n=${r.requests}${r.errors ? `, ${r.errors} errors` : ""})`;
     }
     return out;
   } finally {
     await db.end().catch(() => undefined);
   }
+}
+
+/** Committed + rolled-back transactions of the product's database so far (backends flush these at most once a second). */
+async function transactions(db: Awaited<ReturnType<typeof openDb>>): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1200));
+  const { rows } = await db.query<{ n: string }>("SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()");
+  return Number(rows[0]!.n);
 }
 
 /** The path of page `n` of the fleet list (following nextCursor), so a deep page is measured too. */
@@ -59,13 +75,13 @@ async function cursorPath(baseUrl: string, key: string, n: number): Promise<stri
   return path;
 }
 
-async function load(origin: string, path: string, key: string, opts: ApiLoadOptions): Promise<Result> {
+async function load(origin: string, path: string, key: string, opts: ApiLoadOptions, gzip: boolean): Promise<Result> {
   const pool = new Pool(origin, { connections: opts.clients, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;
   const one = async () => {
     const t0 = performance.now();
-    const res = await pool.request({ method: "GET", path, headers: { authorization: `Bearer ${key}` } });
+    const res = await pool.request({ method: "GET", path, headers: { authorization: `Bearer ${key}`, ...(gzip ? { "accept-encoding": "gzip" } : {}) } });
     await res.body.arrayBuffer();
     if (res.statusCode !== 200) errors++;
     return performance.now() - t0;

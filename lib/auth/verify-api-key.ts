@@ -1,19 +1,32 @@
 import { defaultKeyHasher } from "@better-auth/api-key";
 import type { Db } from "../db";
+import { rootLogger } from "../logger";
+import { apiKeyGeneration, cachedApiKey, rememberApiKey, type KeyRow } from "./api-key-cache";
 
 // Verifying a team API key on every API request. The plugin's verifyApiKey writes the key's row
 // on each call (usage and rate-limit bookkeeping we do not use), so concurrent requests with one
 // key queue on that row's lock and a commit each: 50 clients on one key measured ~20 req/s. Here
-// the check is one indexed read (hash → row: enabled, expiry), and the last-used time is written
-// at most once per LAST_USED_RESOLUTION_S; an UPDATE whose WHERE matches nothing takes no lock.
+// the check is one indexed read (hash → row: enabled, expiry), or none when the web process
+// remembers the key (./api-key-cache.ts: forgotten the moment the row changes anywhere). The
+// last-used time is written at most once per LAST_USED_RESOLUTION_S; an UPDATE whose WHERE
+// matches nothing takes no lock.
 const LAST_USED_RESOLUTION_S = 30;
 
 export type VerifiedKey = { id: string; name: string | null; start: string | null; metadata: string | null; referenceId: string };
-type KeyRow = VerifiedKey & { enabled: boolean | null; expiresAt: Date | null };
 export type KeyRejection = "INVALID_API_KEY" | "KEY_DISABLED" | "KEY_EXPIRED";
+type Verdict = { key: VerifiedKey } | { error: KeyRejection };
 
-export async function verifyApiKey(db: Db, secret: string, now = new Date()): Promise<{ key: VerifiedKey } | { error: KeyRejection }> {
+export async function verifyApiKey(db: Db, secret: string, now = new Date()): Promise<Verdict> {
   const hashed = await defaultKeyHasher(secret);
+  const cached = await cachedApiKey(hashed, now.getTime());
+  if (cached) {
+    if (now.getTime() - cached.touchedAt >= LAST_USED_RESOLUTION_S * 1000) {
+      cached.touchedAt = now.getTime();
+      touchLastUsed(db, cached.row.id);
+    }
+    return verdictOf(cached.row, now);
+  }
+  const generation = apiKeyGeneration();
   // One round trip: the read, and the last-used touch when it is stale (a no-op UPDATE otherwise).
   const [row] = await db.$queryRaw<KeyRow[]>`
     WITH k AS (
@@ -25,7 +38,23 @@ export async function verifyApiKey(db: Db, secret: string, now = new Date()): Pr
     )
     SELECT id::text AS id, name, start, metadata, reference_id AS "referenceId", enabled, expires_at AS "expiresAt" FROM k`;
   if (!row) return { error: "INVALID_API_KEY" };
+  const verdict = verdictOf(row, now);
+  if ("key" in verdict) rememberApiKey(hashed, row, generation, now.getTime());
+  return verdict;
+}
+
+function verdictOf(row: KeyRow, now: Date): Verdict {
   if (row.enabled === false) return { error: "KEY_DISABLED" };
   if (row.expiresAt && row.expiresAt.getTime() < now.getTime()) return { error: "KEY_EXPIRED" };
   return { key: { id: row.id, name: row.name, start: row.start, metadata: row.metadata, referenceId: row.referenceId } };
+}
+
+/** The last-used time of a key served from memory, off the request's path. */
+function touchLastUsed(db: Db, id: string): void {
+  void db.$executeRaw`
+    UPDATE api_key SET last_request = now()
+     WHERE id = ${id}::uuid AND enabled IS NOT FALSE
+       AND (last_request IS NULL OR last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_S}))`.catch((error: unknown) => {
+    rootLogger().warn(`API keys: recording last use failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
 }

@@ -18,10 +18,13 @@ type Entry<T> = { generation: number; at: number; value: T };
 
 // On globalThis: server.ts (which runs the feed) and the bundled route handlers load separate
 // copies of this module in one process, and must share one state.
-type State = { feedUp: boolean; generations: Map<string, number>; entries: Map<string, Entry<unknown>> };
+// `computing`: answers being read, so that concurrent misses of one query (50 clients polling
+// while the worker's changes keep invalidating) share one database read instead of each making it.
+type State = { feedUp: boolean; generations: Map<string, number>; entries: Map<string, Entry<unknown>>; computing?: Map<string, { generation: number; value: Promise<unknown> }> };
 const holder = globalThis as unknown as { __toolwatchServerPages?: State };
-const state = (holder.__toolwatchServerPages ??= { feedUp: false, generations: new Map(), entries: new Map() });
+const state: State = (holder.__toolwatchServerPages ??= { feedUp: false, generations: new Map(), entries: new Map() });
 const { generations, entries } = state;
+const computing = (state.computing ??= new Map());
 
 const generationOf = (tenantId: string) => generations.get(tenantId) ?? 0;
 
@@ -29,6 +32,7 @@ const generationOf = (tenantId: string) => generations.get(tenantId) ?? 0;
 export function setServerPageFeed(up: boolean): void {
   state.feedUp = up;
   entries.clear();
+  computing.clear();
 }
 
 /** Something of this team changed: its cached pages are stale. */
@@ -48,8 +52,17 @@ export async function cachedServerPage<T>(tenantId: string, query: string, compu
   const generation = generationOf(tenantId);
   const hit = entries.get(key);
   if (hit && hit.generation === generation && now() - hit.at < MAX_AGE_MS) return hit.value as T;
-  const value = await compute();
-  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(key, { generation, at: now(), value });
-  return value;
+  const pending = computing.get(key);
+  // A read that started under this generation reflects every change heard so far.
+  if (pending && pending.generation === generation) return pending.value as Promise<T>;
+  const value = compute();
+  computing.set(key, { generation, value });
+  try {
+    const result = await value;
+    if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+    entries.set(key, { generation, at: now(), value: result });
+    return result;
+  } finally {
+    if (computing.get(key)?.value === value) computing.delete(key);
+  }
 }

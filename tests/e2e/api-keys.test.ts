@@ -92,7 +92,7 @@ describe("API keys in Chromium", () => {
     const row = page.getByTestId("key-row-ci-reader");
     await row.getByRole("button", { name: "Revoke" }).click();
     await row.getByRole("button", { name: "Yes, revoke" }).click();
-    await expect.poll(() => row.getByTestId("key-status").innerText()).toBe("revoked");
+    await expect.poll(() => row.getByTestId("key-status").innerText(), { timeout: 15_000 }).toBe("revoked");
     expect(await row.getByRole("button", { name: "Revoke" }).count()).toBe(0);
     expect((await servers(secret)).status).toBe(401);
   });

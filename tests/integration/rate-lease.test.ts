@@ -31,6 +31,17 @@ describe("rate counter claim-ahead", () => {
     expect(allowed).toBeGreaterThanOrEqual(200 - 2 * 3);
   });
 
+  it("two processes claiming at the same moment (300 requests in flight) admit at most the limit, and at most (claim − 1) per process fewer", async () => {
+    const b = bucket(200);
+    const stores = [new LeaseStore(), new LeaseStore()];
+    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => consume(testDb(), [b], stores[i % 2])));
+    const allowed = decisions.filter((d) => d!.allowed).length;
+    expect(allowed).toBeLessThanOrEqual(200);
+    // In flight together, each request that finds no token claims 4 more: what a process claimed
+    // and did not spend is the bound on admitting fewer (here every claim is spent: 300 > 200).
+    expect(allowed).toBeGreaterThanOrEqual(200 - 2 * 3);
+  });
+
   it("limits of 50 or less count one by one: 10 per minute admits exactly 10 of 15", async () => {
     const b = bucket(10);
     const leases = new LeaseStore();

@@ -56,4 +56,37 @@ describe("the fleet-list cache", () => {
     setServerPageFeed(true);
     expect(await cachedServerPage(T, "q", compute, () => now)).toBe(3);
   });
+
+  it("concurrent misses of one query share one read; another team's or another query's do not", async () => {
+    setServerPageFeed(true);
+    let reads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const read = async () => {
+      reads++;
+      await gate;
+      return reads;
+    };
+    const answers = Promise.all([cachedServerPage(T, "q", read), cachedServerPage(T, "q", read), cachedServerPage("team-b", "q", read), cachedServerPage(T, "q2", read)]);
+    release();
+    expect(await answers).toEqual([3, 3, 3, 3]);
+    expect(reads).toBe(3);
+  });
+
+  it("a miss after a change does not join a read that started before it", async () => {
+    setServerPageFeed(true);
+    let reads = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const read = async () => {
+      const n = ++reads;
+      await gate;
+      return n;
+    };
+    const before = cachedServerPage(T, "q", read);
+    invalidateServerPages(T);
+    const after = cachedServerPage(T, "q", read);
+    release();
+    expect([await before, await after]).toEqual([1, 2]);
+  });
 });

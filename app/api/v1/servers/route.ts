@@ -2,7 +2,7 @@ import { listServerPageJson } from "../../../../lib/servers/list-servers";
 import { createServer } from "../../../../lib/servers/save-server";
 import { getServerDetail } from "../../../../lib/servers/get-server-detail";
 import { stdioPermissionFor } from "../../../../lib/servers/stdio-policy";
-import { readJson, route, searchParams } from "../../../_lib/http";
+import { readJson, route, searchParams, sharedJsonResponse } from "../../../_lib/http";
 import { getRequestContext } from "../../../_lib/request-context";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 // → { items, nextCursor, total, byStatus, teamTotal, tags }
 export const GET = route(async (request: Request) => {
   const ctx = await getRequestContext(request);
-  return new Response(await listServerPageJson(ctx, searchParams(request)), { headers: { "content-type": "application/json", "cache-control": "no-store" } });
+  return sharedJsonResponse(await listServerPageJson(ctx, searchParams(request)));
 });
 
 export const POST = route(async (request: Request) => {
