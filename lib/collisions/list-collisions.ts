@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
 import type { Severity } from "../audit/types";
 import { requirePermission } from "../auth/permissions";
+import { Prisma } from "../generated/prisma/client";
 import type { ServiceContext } from "../context";
 import { decodeCursor, encodeCursor } from "../pagination";
 import { invalidInput } from "../validation";
@@ -33,15 +34,26 @@ export async function listCollisions(ctx: ServiceContext, rawQuery: unknown): Pr
   const { limit, cursor } = parsed.data;
   const after = cursor ? (decodeCursor(cursor, CURSOR_KIND, ["string"])[0] as string) : null;
 
-  const rows = await ctx.db.$queryRaw<NameRow[]>`
+  const rows = await ctx.db.$queryRaw<NameRow[]>(collisionPageSql(ctx.tenantId, after, limit + 1));
+  const page = rows.slice(0, limit);
+  const alerts = await alertsFor(ctx, page.map((r) => r.name));
+  return {
+    items: page.map((row) => toCollision(row, alerts.get(row.name) ?? [])),
+    nextCursor: rows.length > limit ? encodeCursor(CURSOR_KIND, [page.at(-1)!.name]) : null,
+  };
+}
+
+/** One page of colliding names with their servers (exported for the plan check in the scale test). */
+export function collisionPageSql(tenantId: string, after: string | null, take: number): Prisma.Sql {
+  return Prisma.sql`
     WITH names AS (
       SELECT e.name, count(*)::int AS server_count, count(DISTINCT e.hash)::int AS definition_count
         FROM tool_name_entry e
-       WHERE e.tenant_id = ${ctx.tenantId}::uuid AND (${after}::text IS NULL OR e.name > ${after}::text)
+       WHERE e.tenant_id = ${tenantId}::uuid AND e.name > ${after ?? ""}
        GROUP BY e.name
       HAVING count(*) > 1
        ORDER BY e.name
-       LIMIT ${limit + 1}
+       LIMIT ${take}
     )
     SELECT n.name, n.server_count, n.definition_count, s.servers
       FROM names n
@@ -49,18 +61,12 @@ export async function listCollisions(ctx: ServiceContext, rawQuery: unknown): Pr
         SELECT coalesce(jsonb_agg(jsonb_build_object('serverId', x.server_id, 'serverName', x.server_name, 'since', x.created_at, 'hash', x.hash)
                                   ORDER BY x.created_at, x.server_name, x.server_id), '[]'::jsonb) AS servers
           FROM (SELECT e.server_id, m.name AS server_name, e.created_at, e.hash
-                  FROM tool_name_entry e JOIN mcp_server m ON m.id = e.server_id AND m.tenant_id = ${ctx.tenantId}::uuid
-                 WHERE e.tenant_id = ${ctx.tenantId}::uuid AND e.name = n.name
+                  FROM tool_name_entry e JOIN mcp_server m ON m.id = e.server_id AND m.tenant_id = ${tenantId}::uuid
+                 WHERE e.tenant_id = ${tenantId}::uuid AND e.name = n.name
                  ORDER BY e.created_at, m.name, e.server_id
                  LIMIT ${MAX_SERVERS_PER_COLLISION}) AS x
       ) AS s
      ORDER BY n.name`;
-  const page = rows.slice(0, limit);
-  const alerts = await alertsFor(ctx, page.map((r) => r.name));
-  return {
-    items: page.map((row) => toCollision(row, alerts.get(row.name) ?? [])),
-    nextCursor: rows.length > limit ? encodeCursor(CURSOR_KIND, [page.at(-1)!.name]) : null,
-  };
 }
 
 /**

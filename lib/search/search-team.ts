@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
 import type { Severity } from "../audit/types";
 import { requirePermission } from "../auth/permissions";
+import { Prisma } from "../generated/prisma/client";
 import type { ServiceContext } from "../context";
 import { invalidInput } from "../validation";
 import { MAX_SEARCH_QUERY, SEARCH_LIMIT, type AlertHit, type SearchResult, type ServerHit, type ToolHit } from "./search-dto";
@@ -32,7 +33,7 @@ export async function searchTeam(ctx: ServiceContext, rawQuery: unknown): Promis
   const q = parsed.data.q;
   const contains = `%${likeEscape(q)}%`;
   const prefix = `${likeEscape(q)}%`;
-  const [servers, tools, alerts] = await Promise.all([searchServers(ctx, q, contains, prefix), searchTools(ctx, q, contains, prefix), searchAlerts(ctx, contains)]);
+  const [servers, tools, alerts] = await Promise.all([searchServers(ctx, q, contains, prefix), searchTools(ctx, q), searchAlerts(ctx, contains)]);
   return { query: q, servers, tools, alerts };
 }
 
@@ -52,20 +53,27 @@ function searchServers(ctx: ServiceContext, q: string, contains: string, prefix:
  * tool-name index (one row per name of each server's latest snapshot) points at it. Name matches
  * rank before description matches.
  */
-async function searchTools(ctx: ServiceContext, q: string, contains: string, prefix: string): Promise<ToolHit[]> {
-  const rows = await ctx.db.$queryRaw<(ToolHit & { rank: number })[]>`
+async function searchTools(ctx: ServiceContext, q: string): Promise<ToolHit[]> {
+  const rows = await ctx.db.$queryRaw<(ToolHit & { rank: number })[]>(toolSearchSql(ctx.tenantId, q));
+  return rows.map(({ rank: _rank, ...hit }) => hit);
+}
+
+/** The tool query (exported for the plan check in the scale test). */
+export function toolSearchSql(tenantId: string, q: string): Prisma.Sql {
+  const contains = `%${likeEscape(q)}%`;
+  const prefix = `${likeEscape(q)}%`;
+  return Prisma.sql`
     SELECT c.server_id AS "serverId", m.name AS "serverName", c.name, c.description, c.rank
       FROM (SELECT e.server_id, v.name, left(v.definition ->> 'description', 200) AS description,
                    CASE WHEN lower(v.name) = lower(${q}) THEN 0 WHEN v.name ILIKE ${prefix} THEN 1 WHEN v.name ILIKE ${contains} THEN 2 ELSE 3 END AS rank
               FROM tool_version v
               JOIN tool_name_entry e ON e.tenant_id = v.tenant_id AND e.name = v.name AND e.hash = v.hash AND e.version_id = v.id
-             WHERE v.tenant_id = ${ctx.tenantId}::uuid AND v.kind = 'tool'
+             WHERE v.tenant_id = ${tenantId}::uuid AND v.kind = 'tool'
                AND (v.name ILIKE ${contains} OR v.definition ->> 'description' ILIKE ${contains})
              LIMIT ${CANDIDATES}) AS c
-      JOIN mcp_server m ON m.id = c.server_id AND m.tenant_id = ${ctx.tenantId}::uuid
+      JOIN mcp_server m ON m.id = c.server_id AND m.tenant_id = ${tenantId}::uuid
      ORDER BY c.rank, lower(c.name), lower(m.name), c.server_id
      LIMIT ${SEARCH_LIMIT}`;
-  return rows.map(({ rank: _rank, ...hit }) => hit);
 }
 
 type AlertRow = { id: string; serverId: string; serverName: string; kind: AlertKindName; severity: Severity; status: AlertStatusName; title: string };
