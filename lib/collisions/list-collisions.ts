@@ -4,7 +4,7 @@ import type { Severity } from "../audit/types";
 import { requirePermission } from "../auth/permissions";
 import { Prisma } from "../generated/prisma/client";
 import type { ServiceContext } from "../context";
-import { decodeCursor, encodeCursor } from "../pagination";
+import { decodeCursor, encodeCursor, PageParams } from "../pagination";
 import { invalidInput } from "../validation";
 import type { Collision, CollisionAlertLink, CollisionPage } from "./collision-dto";
 import { qualifiedNames } from "./qualified-names";
@@ -12,11 +12,7 @@ import { qualifiedNames } from "./qualified-names";
 export const MAX_SERVERS_PER_COLLISION = 50;
 const CURSOR_KIND = "collisions";
 
-export const ListCollisionsQuery = z.object({
-  limit: z.coerce.number().int().min(1, "limit is at least 1").max(200, "limit is at most 200").default(50),
-  /** Opaque: the previous page's nextCursor. */
-  cursor: z.string().min(1).max(2_000).optional(),
-});
+export const ListCollisionsQuery = z.object({ ...PageParams });
 
 type NameRow = { name: string; server_count: number; definition_count: number; servers: { serverId: string; serverName: string; since: string; hash: string }[] };
 type AlertRow = { id: string; tool_name: string; kind: AlertKindName; severity: Severity; status: AlertStatusName; title: string; server_id: string };
