@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { AppShell } from "./_components/AppShell";
+import { parseTheme, THEME_COOKIE } from "./_lib/theme";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -13,9 +15,11 @@ export const metadata: Metadata = {
   description: "Every tool of every MCP server in your fleet, and every change to them.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The chosen theme is on <html> in the first byte of HTML, so there is no flash of the other one.
+  const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={theme === "system" ? undefined : theme}>
       <body>
         <Providers>
           <AppShell>{children}</AppShell>

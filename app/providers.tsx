@@ -7,6 +7,7 @@ import type { RealtimeEvent } from "../lib/realtime/events";
 import { queryKeys, useMeQuery } from "./_hooks/queries";
 import { cacheKeys } from "./_hooks/cache-queries";
 import { RealtimeContext, useRealtimeConnection } from "./_hooks/realtime";
+import { AlertToastProvider, useAlertOpened } from "./_components/finder/AlertToasts";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(
@@ -15,7 +16,9 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <NuqsAdapter>
       <QueryClientProvider client={client}>
-        <RealtimeBridge>{children}</RealtimeBridge>
+        <AlertToastProvider>
+          <RealtimeBridge>{children}</RealtimeBridge>
+        </AlertToastProvider>
       </QueryClientProvider>
     </NuqsAdapter>
   );
@@ -26,6 +29,7 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const { data: me } = useMeQuery();
   const invalidateFleet = useThrottledInvalidate(queryKeys.servers(), FLEET_REFETCH_MS);
+  const alertOpened = useAlertOpened();
   const state = useRealtimeConnection({
     enabled: Boolean(me?.user),
     teamId: me?.team?.id ?? null,
@@ -40,6 +44,7 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         // Opened, updated, decided or resolved: every list and count, and that alert's page.
         void queryClient.invalidateQueries({ queryKey: queryKeys.alerts() });
         void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
+        if (event.opened) alertOpened(event.alertId);
         return;
       }
       if (event.type === "view:changed" || event.type === "share:revoked") {

@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, type ReactNode } from "react";
+import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { useMeQuery } from "../_hooks/queries";
+import { CommandPalette, useCommandPaletteShortcut } from "./finder/CommandPalette";
 import { NoTeam } from "./NoTeam";
 import { TopBar } from "./TopBar";
 
@@ -48,6 +49,10 @@ function SignedIn({ pathname, children }: { pathname: string; children: ReactNod
   const router = useRouter();
   const { data: me, error, isPending, refetch } = useMeQuery();
   const signedOut = me === null;
+  const [searching, setSearching] = useState(false);
+  const openSearch = useCallback(() => setSearching(Boolean(me?.team)), [me?.team]);
+  const closeSearch = useCallback(() => setSearching(false), []);
+  useCommandPaletteShortcut(openSearch);
   useEffect(() => {
     if (!signedOut) return;
     const here = `${window.location.pathname}${window.location.search}`;
@@ -82,8 +87,9 @@ function SignedIn({ pathname, children }: { pathname: string; children: ReactNod
   }
   return (
     <>
-      <TopBar me={me} />
+      <TopBar me={me} onSearch={openSearch} />
       <main>{me.team || pathname === "/teams/new" ? children : <NoTeam />}</main>
+      {me.team ? <CommandPalette open={searching} onClose={closeSearch} /> : null}
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useOpenAlertCount } from "../_hooks/alert-queries";
 import { api } from "../_hooks/api";
 import type { Me, Permission } from "../_hooks/types";
+import { ThemeToggle } from "./finder/ThemeToggle";
 import { LiveIndicator } from "./LiveIndicator";
 import { TeamSwitcher } from "./TeamSwitcher";
 
@@ -13,6 +14,7 @@ const LINKS: { href: string; label: string; needs: Permission }[] = [
   { href: "/", label: "Fleet", needs: "team:read" },
   { href: "/alerts", label: "Alerts", needs: "team:read" },
   { href: "/views", label: "Views", needs: "team:read" },
+  { href: "/collisions", label: "Collisions", needs: "team:read" },
   { href: "/team", label: "Team", needs: "team:read" },
   { href: "/team/cache", label: "Cache", needs: "team:read" },
   { href: "/team/webhooks", label: "Webhooks", needs: "webhook:manage" },
@@ -26,7 +28,7 @@ const isCurrent = (pathname: string, href: string) => {
   return pathname === href;
 };
 
-export function TopBar({ me }: { me: Me }) {
+export function TopBar({ me, onSearch }: { me: Me; onSearch?: () => void }) {
   const pathname = usePathname();
   const links = me.team ? LINKS.filter((l) => me.permissions.includes(l.needs)) : [];
   return (
@@ -51,7 +53,13 @@ export function TopBar({ me }: { me: Me }) {
           + New team
         </Link>
       </nav>
+      {me.team && onSearch ? (
+        <button type="button" className="button small on-dark search-button" onClick={onSearch} aria-keyshortcuts="Control+K Meta+K" data-testid="open-search">
+          Search <kbd>Ctrl K</kbd>
+        </button>
+      ) : null}
       {me.team ? <LiveIndicator /> : null}
+      <ThemeToggle />
       <div className="account">
         <Link href="/account" className="user-email" data-testid="user-email" title={`${me.user.name} — your account`}>
           {me.user.email}

@@ -66,7 +66,7 @@ export async function openAlert(tx: Tx, tenantId: string, draft: AlertDraft): Pr
     },
     select: { id: true },
   });
-  await announce(tx, tenantId, draft.serverId, row.id, true);
+  await announce(tx, tenantId, draft.serverId, row.id, true, true);
   countAlertOpened(draft.kind, draft.severity);
   return row.id;
 }
@@ -113,8 +113,8 @@ export async function resolveAlert(
   await announce(tx, tenantId, alert.serverId, alert.id, options.notify === true);
 }
 
-async function announce(tx: Tx, tenantId: string, serverId: string, alertId: string, webhooks: boolean): Promise<void> {
-  await notifyInTx(tx, { type: "alert:changed", tenantId, serverId, alertId });
+async function announce(tx: Tx, tenantId: string, serverId: string, alertId: string, webhooks: boolean, opened = false): Promise<void> {
+  await notifyInTx(tx, { type: "alert:changed", tenantId, serverId, alertId, ...(opened ? { opened: true } : {}) });
   if (webhooks) await enqueueAlertNotifications(tx, tenantId, alertId);
 }
 

@@ -21,7 +21,10 @@ import { QuotaInput } from "../tenants/team-quota";
 import { ContextBudgetPatch } from "../tenants/context-budget";
 import { ShareInput, ViewInput, ViewPatch } from "../views/view-input";
 import { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from "../webhooks/webhook-input";
+import { ListCollisionsQuery } from "../collisions/list-collisions";
+import { SearchQuery } from "../search/search-team";
 import * as R from "./responses";
+import { Collision, SearchResult } from "./search-responses";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 /** any: API key or session · session: a signed-in person only · public: no credentials. */
@@ -101,6 +104,8 @@ export const OPERATIONS: Operation[] = [
   { method: "POST", path: "/alerts/{id}/acknowledge", tag: "Alerts", summary: "Acknowledge an alert", body: AcknowledgeInput, bodyRequired: false, response: R.AlertDetail },
   { method: "POST", path: "/alerts/{id}/approve", tag: "Alerts", summary: "Approve the version under review (409 when stale)", body: ApproveInput, response: R.AlertDetail },
   { method: "POST", path: "/alerts/{id}/reject", tag: "Alerts", summary: "Reject the version under review", body: RejectInput, bodyRequired: false, response: R.AlertDetail },
+  { method: "GET", path: "/collisions", tag: "Alerts", summary: "Tool names offered by two or more of the team's servers, with hosts' qualified names and alerts", query: ListCollisionsQuery, paged: true, response: R.pageOf(Collision) },
+  { method: "GET", path: "/search", tag: "Search", summary: "Servers, current tools and alerts matching q (8 of each)", query: SearchQuery, response: SearchResult },
   { method: "GET", path: "/cache", tag: "Cache", summary: "Tool-list cache entries of the team's servers", response: R.CachePage },
   { method: "GET", path: "/webhooks", tag: "Webhooks", summary: "The team's webhooks", response: R.itemsOf(R.Webhook) },
   { method: "POST", path: "/webhooks", tag: "Webhooks", summary: "Create a webhook (its signing secret is shown once)", body: CreateWebhookInput, status: 201, response: R.Webhook },

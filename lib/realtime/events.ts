@@ -10,8 +10,9 @@ export type RealtimeEvent =
   | { type: "session:statusChanged"; tenantId: string; serverId: string; status: string }
   | { type: "server:changed"; tenantId: string; serverId: string }
   | { type: "server:refreshRequested"; tenantId: string; serverId: string }
-  // An alert was opened, updated (new candidate, severity), decided on or resolved.
-  | { type: "alert:changed"; tenantId: string; serverId: string; alertId: string }
+  // An alert was opened, updated (new candidate, severity), decided on or resolved; `opened` on the
+  // first of these (the browser shows a toast).
+  | { type: "alert:changed"; tenantId: string; serverId: string; alertId: string; opened?: true }
   // A user left or was removed: their sockets are dropped and rejoin only their current teams.
   | { type: "membership:changed"; tenantId: string; userId: string }
   // Share-link lifecycle: acted on by the web process for share sockets only, never relayed to

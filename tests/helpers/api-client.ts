@@ -38,6 +38,8 @@ import * as viewShareRoute from "../../app/api/v1/views/[id]/share/route";
 import * as viewSharesRoute from "../../app/api/v1/views/[id]/shares/route";
 import * as viewsRoute from "../../app/api/v1/views/route";
 import * as cacheRoute from "../../app/api/v1/cache/route";
+import * as collisionsRoute from "../../app/api/v1/collisions/route";
+import * as searchRoute from "../../app/api/v1/search/route";
 import * as shareRevokeRoute from "../../app/api/v1/shares/[token]/route";
 import * as sharedViewRoute from "../../app/api/v1/share/[token]/route";
 import * as quotaRoute from "../../app/api/v1/quota/route";
@@ -99,6 +101,8 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/shares/:token", shareRevokeRoute],
   ["/api/v1/share/:token", sharedViewRoute],
   ["/api/v1/cache", cacheRoute],
+  ["/api/v1/collisions", collisionsRoute],
+  ["/api/v1/search", searchRoute],
   ["/api/v1/quota", quotaRoute],
   ["/api/v1/servers/:id/identity-probes", serverIdentityProbesRoute],
   ["/api/v1/team/identity-probes", teamIdentityProbesRoute],

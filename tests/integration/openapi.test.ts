@@ -86,7 +86,7 @@ describe("the OpenAPI document", () => {
         .filter(([, op]) => JSON.stringify(op.responses).includes("nextCursor") || JSON.stringify(op.responses).includes("ServerPage"))
         .map(([m, op]) => ({ where: `${m} ${p}`, op })),
     );
-    expect(paged.map((p) => p.where).sort()).toEqual(["get /api/v1/alerts", "get /api/v1/audit", "get /api/v1/servers", "get /api/v1/servers/{id}/snapshots", "get /api/v1/webhooks/{id}/deliveries"]);
+    expect(paged.map((p) => p.where).sort()).toEqual(["get /api/v1/alerts", "get /api/v1/audit", "get /api/v1/collisions", "get /api/v1/servers", "get /api/v1/servers/{id}/snapshots", "get /api/v1/webhooks/{id}/deliveries"]);
     for (const { where, op } of paged) {
       const refs = (op.parameters ?? []).map((p) => p.$ref ?? p.name);
       expect(refs, where).toEqual(expect.arrayContaining(["#/components/parameters/Limit", "#/components/parameters/Cursor"]));

@@ -1,0 +1,7 @@
+import { CollisionsPage } from "./CollisionsPage";
+
+export const metadata = { title: "Name collisions · Toolwatch" };
+
+export default function Page() {
+  return <CollisionsPage />;
+}
