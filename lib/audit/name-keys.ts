@@ -2,14 +2,21 @@
 // and hand the rules only the candidate partners instead of the whole fleet. Pure: the same
 // functions compute the keys written to the index and the keys the rules check.
 import { extractWithLimits } from "./extract";
+import { confusableSkeleton } from "../text/confusables";
 import { normalizeText } from "./normalize";
 import type { ToolLike } from "./types";
 
 /** Folded as phrase rules see text: NFKC-style, homoglyphs to Latin, lower case. */
 export const foldName = (name: string): string => normalizeText(name).text.trim();
 
-/** The name with case, separators and look-alike letters folded away: "Send-Email" ≡ "send_email". */
-export const nameSkeleton = (name: string): string => foldName(name).replace(/[\s_\-.]+/g, "");
+/**
+ * The name with case, separators and look-alike characters folded away: "Send-Email" ≡ "send_email",
+ * and "reаd_file" (Cyrillic "а") ≡ "read_file" by Unicode's confusables data (UTS #39 skeleton) on
+ * top of the phrase rules' folding, so "send_emai1" ≡ "send_email" ("1" → "l") too. Folded on both
+ * sides of the skeleton: lower case first (so "FILE" keeps matching "file" although "I" → "l"), and
+ * again after, since some prototypes are small capitals or upper case (Cherokee "ꭺ" → "ᴀ", "0" → "O").
+ */
+export const nameSkeleton = (name: string): string => foldName(confusableSkeleton(foldName(name))).replace(/[\s_\-.]+/g, "");
 
 /** Skeletons shorter than this are too short for "one edit away" to mean anything. */
 export const MIN_EDIT_SKELETON = 6;
