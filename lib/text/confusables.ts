@@ -13,6 +13,15 @@ export function confusableSkeleton(text: string): string {
   return unhomoglyph(text.normalize("NFD")).normalize("NFD");
 }
 
+/**
+ * Every non-ASCII character replaced by its confusables.txt prototype; ASCII is left as it is.
+ * For index keys of tool names: ASCII-only look-alikes ("rn"/"m", "1"/"l") are the typosquat
+ * check's (one edit away), and keeping ASCII names' keys unchanged keeps the stored index valid.
+ */
+export function nonAsciiToPrototypes(text: string): string {
+  return text.replace(/[\u0080-\u{10ffff}]/gu, (ch) => unhomoglyph(ch.normalize("NFD")).normalize("NFD"));
+}
+
 export type ConfusableSegment = { kind: "text"; text: string } | { kind: "confusable"; text: string; looksLike: string; codePoints: string };
 
 const WORD = /[\p{L}\p{N}\p{M}_]+/gu;

@@ -75,11 +75,11 @@ describe("R21 across servers with candidate partners", () => {
     expect(r21([tool("worker_2")], [server("pool", tool("worker_0"))])).toEqual([]);
   });
 
-  it("a digit standing in for a letter is a look-alike (confusables.txt: 1 → l)", () => {
+  it("a digit standing in for a letter is still a typosquat", () => {
     const [finding, ...rest] = r21([tool("send_emai1", "Send an email to a recipient.")], [server("mail", tool("send_email", "Send an email to a recipient."))]);
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ severity: "high", toolName: "send_emai1" });
-    expect(finding!.message).toContain('"send_emai1" is a look-alike of "send_email" on server mail');
+    expect(finding!.message).toContain('one edit away from "send_email" on server mail');
   });
 
   it("an identical definition on another server is the same software, not impersonation", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { nameSkeleton } from "../../lib/audit/name-keys";
 import { scanTools, type OtherServer, type ToolLike } from "../../lib/audit";
-import { confusableSkeleton, markConfusables } from "../../lib/text/confusables";
+import { confusableSkeleton, markConfusables, nonAsciiToPrototypes } from "../../lib/text/confusables";
 
 // Expected values are written by hand from Unicode's confusables.txt (the prototype of each
 // character), not read back from the implementation.
@@ -24,7 +24,19 @@ describe("confusableSkeleton() (UTS #39 skeleton)", () => {
   });
 });
 
+describe("nonAsciiToPrototypes()", () => {
+  it("maps only non-ASCII characters: ASCII look-alikes (1, m) stay for the typosquat check", () => {
+    expect(nonAsciiToPrototypes("s\u0435nd_emai1 mode")).toBe("send_emai1 mode");
+  });
+});
+
 describe("nameSkeleton()", () => {
+  it("leaves ASCII names' index keys as they were (send_emai1 stays one edit from send_email)", () => {
+    expect(nameSkeleton("send_emai1")).toBe("sendemai1");
+    expect(nameSkeleton("List-Items_V2")).toBe("listitemsv2");
+  });
+
+
   it("keeps case-insensitive matching although confusables.txt maps capital I to l", () => {
     expect(nameSkeleton("FILE_INFO")).toBe(nameSkeleton("file_info"));
   });
