@@ -71,7 +71,7 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
         ...(patch.probeStdio !== undefined ? { probeStdio: patch.probeStdio } : {}),
       },
     });
-    await recordAudit(tx, ctx, "team.identity_probes_updated", { type: "team", id: ctx.tenantId }, { fields: Object.keys(patch).sort() });
+    await recordAudit(tx, ctx, "team.identity_probes_updated", { type: "team", id: ctx.tenantId }, { fields: Object.keys(patch).sort(), ...patch });
     return saved;
   });
   return teamSettingsDto(row);
