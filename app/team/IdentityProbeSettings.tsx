@@ -13,6 +13,8 @@ import { useCan } from "../_hooks/queries";
  */
 export function IdentityProbeSettings() {
   const { data, error } = useTeamProbeSettingsQuery();
+  // Owned here, not by the form: the form remounts on new saved values, the outcome must stay shown.
+  const save = useSaveTeamProbeSettings();
   return (
     <section aria-labelledby="identity-probes-heading" className="card" data-testid="team-identity-probes">
       <h2 id="identity-probes-heading">Identity probes</h2>
@@ -20,14 +22,15 @@ export function IdentityProbeSettings() {
         Besides its own identity, Toolwatch lists each server again as common agents (their <code>clientInfo</code>) and alerts when a server shows them a different tool list.
       </p>
       {error ? <p role="alert">Could not load the settings: {error.message}</p> : null}
-      {data ? <SettingsForm key={JSON.stringify(data)} saved={data} /> : error ? null : <p aria-busy="true">Loading…</p>}
+      {data ? <SettingsForm key={JSON.stringify(data)} saved={data} save={save} /> : error ? null : <p aria-busy="true">Loading…</p>}
+      {save.error ? <p role="alert" className="error-box">{save.error.message}</p> : null}
+      {save.isSuccess ? <p role="status" className="small">Saved. Workers use the new settings from each server&apos;s next probe.</p> : null}
     </section>
   );
 }
 
-function SettingsForm({ saved }: { saved: TeamProbeSettingsDto }) {
+function SettingsForm({ saved, save }: { saved: TeamProbeSettingsDto; save: ReturnType<typeof useSaveTeamProbeSettings> }) {
   const can = useCan();
-  const save = useSaveTeamProbeSettings();
   const [enabled, setEnabled] = useState(saved.enabled);
   const [all, setAll] = useState(saved.identities.length === 0);
   const [chosen, setChosen] = useState<string[]>(saved.identities);
@@ -77,8 +80,6 @@ function SettingsForm({ saved }: { saved: TeamProbeSettingsDto }) {
           </button>
         )}
       </fieldset>
-      {save.error ? <p role="alert" className="error-box">{save.error.message}</p> : null}
-      {save.isSuccess ? <p role="status" className="small">Saved. Workers use the new settings from each server&apos;s next probe.</p> : null}
     </form>
   );
 }

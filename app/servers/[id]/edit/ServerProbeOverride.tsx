@@ -14,17 +14,20 @@ type Mode = "team" | "on" | "off";
  */
 export function ServerProbeOverride({ serverId, transport }: { serverId: string; transport: string }) {
   const { data, error } = useIdentityProbesQuery(serverId);
+  // Owned here, not by the form: the form remounts on new saved values, the outcome must stay shown.
+  const save = useSaveServerProbeSettings(serverId);
   return (
     <section aria-labelledby="probe-override-heading" className="card" data-testid="server-identity-probes">
       <h2 id="probe-override-heading">Identity probes</h2>
       {error ? <p role="alert">Could not load the probe settings: {error.message}</p> : null}
-      {data ? <OverrideForm key={JSON.stringify(data.settings.server)} serverId={serverId} transport={transport} state={data} /> : error ? null : <p aria-busy="true">Loading…</p>}
+      {data ? <OverrideForm key={JSON.stringify(data.settings.server)} transport={transport} state={data} save={save} /> : error ? null : <p aria-busy="true">Loading…</p>}
+      {save.error ? <p role="alert" className="error-box">{save.error.message}</p> : null}
+      {save.isSuccess ? <p role="status" className="small">Saved.</p> : null}
     </section>
   );
 }
 
-function OverrideForm({ serverId, transport, state }: { serverId: string; transport: string; state: IdentityProbeState }) {
-  const save = useSaveServerProbeSettings(serverId);
+function OverrideForm({ transport, state, save }: { transport: string; state: IdentityProbeState; save: ReturnType<typeof useSaveServerProbeSettings> }) {
   const { server, effective } = state.settings;
   const [mode, setMode] = useState<Mode>(server.enabled === null ? "team" : server.enabled ? "on" : "off");
   const [own, setOwn] = useState(server.identities !== null);
@@ -68,8 +71,6 @@ function OverrideForm({ serverId, transport, state }: { serverId: string; transp
       <button type="submit" className="button" disabled={save.isPending}>
         {save.isPending ? "Saving…" : "Save identity probes"}
       </button>
-      {save.error ? <p role="alert" className="error-box">{save.error.message}</p> : null}
-      {save.isSuccess ? <p role="status" className="small">Saved.</p> : null}
     </form>
   );
 }
