@@ -4,11 +4,15 @@ export const serverHref = (serverId: string) => `/servers/${encodeURIComponent(s
 
 export const toolHref = (serverId: string, name: string) => `${serverHref(serverId)}/tools/${encodeURIComponent(name)}`;
 
+/** What a diff page shows: tools (the default) or one kind of the server's other lists. */
+export type DiffKind = "tools" | "prompts" | "resources" | "templates" | "instructions";
+
 /** Omitted sides take the API's defaults: `to` = latest, `from` = the snapshot before `to`. */
-export function diffHref(serverId: string, range: { from?: string | null; to?: string | null } = {}): string {
+export function diffHref(serverId: string, range: { from?: string | null; to?: string | null; kind?: DiffKind | null } = {}): string {
   const qs = new URLSearchParams();
   if (range.from) qs.set("from", range.from);
   if (range.to) qs.set("to", range.to);
+  if (range.kind && range.kind !== "tools") qs.set("kind", range.kind);
   const query = qs.toString();
   return `${serverHref(serverId)}/diff${query ? `?${query}` : ""}`;
 }

@@ -1,13 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { alertItem } from "../_components/alerts/alert-item";
 import type { AlertSummary } from "../../lib/alerts/alert-dto";
 import { AlertStatusBadge } from "../_components/alerts/AlertStatusBadge";
 import { kindLabel } from "../_components/alerts/labels";
 import { SeverityBadge } from "../_components/alerts/SeverityBadge";
 import { RelativeTime } from "../_components/RelativeTime";
 import { VisibleText } from "../_components/VisibleText";
-import { serverHref, toolHref } from "../_lib/links";
+import { serverHref } from "../_lib/links";
 
 type Props = {
   alerts: AlertSummary[];
@@ -81,11 +82,7 @@ export function AlertsTable({ alerts, selectable, selected, onToggle, onToggleAl
             </td>
             <td>
               {a.toolName ? (
-                <Link href={toolHref(a.serverId, a.toolName)} className="tool-link">
-                  <code>
-                    <VisibleText text={a.toolName} />
-                  </code>
-                </Link>
+                <ItemCell serverId={a.serverId} toolName={a.toolName} />
               ) : (
                 <span className="muted">—</span>
               )}
@@ -105,5 +102,18 @@ export function AlertsTable({ alerts, selectable, selected, onToggle, onToggleAl
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** The alert's item: a tool, or a prompt, resource, template or the instructions (named as such). */
+function ItemCell({ serverId, toolName }: { serverId: string; toolName: string }) {
+  const item = alertItem(serverId, toolName);
+  return (
+    <Link href={item.href} className="tool-link">
+      {item.noun !== "Tool" ? <span className="tag" data-testid="alert-item-kind">{item.noun.toLowerCase()}</span> : null}{" "}
+      <code>
+        <VisibleText text={item.name} />
+      </code>
+    </Link>
   );
 }

@@ -2,14 +2,21 @@
 // and hand the rules only the candidate partners instead of the whole fleet. Pure: the same
 // functions compute the keys written to the index and the keys the rules check.
 import { extractWithLimits } from "./extract";
+import { nonAsciiToPrototypes } from "../text/confusables";
 import { normalizeText } from "./normalize";
 import type { ToolLike } from "./types";
 
 /** Folded as phrase rules see text: NFKC-style, homoglyphs to Latin, lower case. */
 export const foldName = (name: string): string => normalizeText(name).text.trim();
 
-/** The name with case, separators and look-alike letters folded away: "Send-Email" ≡ "send_email". */
-export const nameSkeleton = (name: string): string => foldName(name).replace(/[\s_\-.]+/g, "");
+/**
+ * The name with case, separators and look-alike characters folded away: "Send-Email" ≡ "send_email",
+ * and "reаd_file" (Cyrillic "а") ≡ "read_file". Non-ASCII characters map to their prototypes in
+ * Unicode's confusables data (UTS #39), on top of the phrase rules' folding, which runs again after
+ * because some prototypes are small capitals or upper case (Cherokee "ꭺ" → "ᴀ"). ASCII stays as it
+ * is: "send_emai1" is one edit from "send_email" (the typosquat check), not the same skeleton.
+ */
+export const nameSkeleton = (name: string): string => foldName(nonAsciiToPrototypes(foldName(name))).replace(/[\s_\-.]+/g, "");
 
 /** Skeletons shorter than this are too short for "one edit away" to mean anything. */
 export const MIN_EDIT_SKELETON = 6;

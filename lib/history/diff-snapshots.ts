@@ -1,18 +1,25 @@
 import { z } from "zod";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
-import { diffToolLists, type ToolLike, type ToolListDiff } from "../diff";
+import { diffSurface, diffToolLists, type SurfaceItemChange, type ToolLike, type ToolListDiff } from "../diff";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { getServerOrThrow } from "../servers/get-server-or-throw";
 import type { SnapshotDto } from "../servers/server-dto";
 import { snapshotDto } from "../servers/snapshot-dto";
-import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import { loadSnapshotSurface, loadSnapshotTools } from "../snapshots/load-snapshot-tools";
 import { invalidInput } from "../validation";
 
 export const DiffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
 
-export type SnapshotDiff = { serverId: string; from: SnapshotDto | null; to: SnapshotDto; diff: ToolListDiff };
+/**
+ * `surface`: the prompts, resources, templates and instructions that changed. `tracked` is false when
+ * either side was listed before these lists were read (its empty surface means "not looked at", so
+ * nothing is compared). Against no snapshot at all (`from` null) every item is "added".
+ */
+export type SurfaceDiff = { tracked: boolean; changes: SurfaceItemChange[] };
+
+export type SnapshotDiff = { serverId: string; from: SnapshotDto | null; to: SnapshotDto; diff: ToolListDiff; surface: SurfaceDiff };
 
 /**
  * The full diff between two snapshots of one server. Defaults: `to` = the latest snapshot, `from` =
@@ -26,12 +33,19 @@ export async function diffSnapshots(ctx: ServiceContext, serverId: string, rawQu
   const to = parsed.data.to ? await snapshotOf(ctx, serverId, parsed.data.to, "to") : await latestBefore(ctx, serverId, null);
   if (!to) throw new AppError("NOT_FOUND", "This server has no snapshot yet");
   const from = parsed.data.from ? await snapshotOf(ctx, serverId, parsed.data.from, "from") : await latestBefore(ctx, serverId, to.takenAt);
-  const [before, after] = await Promise.all([from ? loadSnapshotTools(ctx, from.toolVersionIds) : [], loadSnapshotTools(ctx, to.toolVersionIds)]);
+  const tracked = to.surfaceTracked && (!from || from.surfaceTracked);
+  const [before, after, surfaceBefore, surfaceAfter] = await Promise.all([
+    from ? loadSnapshotTools(ctx, from.toolVersionIds) : [],
+    loadSnapshotTools(ctx, to.toolVersionIds),
+    from && tracked ? loadSnapshotSurface(ctx, from.surfaceVersionIds) : [],
+    tracked ? loadSnapshotSurface(ctx, to.surfaceVersionIds) : [],
+  ]);
   const diff = diffToolLists(
     before.map((t) => t.definition as ToolLike),
     after.map((t) => t.definition as ToolLike),
   );
-  return { serverId, from: from ? snapshotDto(from) : null, to: snapshotDto(to), diff };
+  const surface: SurfaceDiff = { tracked, changes: tracked ? diffSurface(surfaceBefore, surfaceAfter) : [] };
+  return { serverId, from: from ? snapshotDto(from) : null, to: snapshotDto(to), diff, surface };
 }
 
 async function snapshotOf(ctx: ServiceContext, serverId: string, id: string, which: string) {

@@ -13,7 +13,7 @@ import { invalidInput } from "../validation";
 // Who decides what is probed: the team's defaults, a server's override, and the transport (a
 // stdio probe starts a process, so stdio servers are off unless enabled on the server itself).
 
-export type TeamProbeSettingsDto = { enabled: boolean; identities: string[]; intervalMinutes: number | null };
+export type TeamProbeSettingsDto = { enabled: boolean; identities: string[]; intervalMinutes: number | null; probeStdio: boolean };
 export type ServerProbeSettingsDto = { enabled: boolean | null; identities: string[] | null };
 
 export type EffectiveProbeSettings = {
@@ -28,6 +28,7 @@ export const teamSettingsDto = (row: TeamIdentityProbeSettings | null): TeamProb
   enabled: row?.enabled ?? true,
   identities: row?.identities ?? [],
   intervalMinutes: row?.intervalMinutes ?? null,
+  probeStdio: row?.probeStdio ?? false,
 });
 
 export const serverSettingsDto = (row: ServerIdentityProbeSettings | null): ServerProbeSettingsDto => ({
@@ -42,8 +43,9 @@ export function effectiveProbeSettings(team: TeamProbeSettingsDto, server: Serve
   const base = { identities, intervalMs };
   if (server.enabled === false) return { ...base, enabled: false, reason: "turned off for this server" };
   if (server.enabled === true) return { ...base, enabled: true, reason: "turned on for this server" };
-  if (transport === "stdio") return { ...base, enabled: false, reason: "off by default for stdio servers (each probe starts a process); turn it on for this server" };
   if (!team.enabled) return { ...base, enabled: false, reason: "turned off for the team" };
+  if (transport === "stdio" && !team.probeStdio) return { ...base, enabled: false, reason: "off by default for stdio servers (each probe starts a process); turn it on for this server or for the team's stdio servers" };
+  if (transport === "stdio") return { ...base, enabled: true, reason: "team default (stdio servers included)" };
   return { ...base, enabled: true, reason: "team default" };
 }
 
@@ -61,14 +63,15 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
   const row = await ctx.db.$transaction(async (tx) => {
     const saved = await tx.teamIdentityProbeSettings.upsert({
       where: { tenantId: ctx.tenantId },
-      create: { tenantId: ctx.tenantId, enabled: patch.enabled ?? true, identities: patch.identities ?? [], intervalMinutes: patch.intervalMinutes ?? null },
+      create: { tenantId: ctx.tenantId, enabled: patch.enabled ?? true, identities: patch.identities ?? [], intervalMinutes: patch.intervalMinutes ?? null, probeStdio: patch.probeStdio ?? false },
       update: {
         ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
         ...(patch.identities !== undefined ? { identities: patch.identities } : {}),
         ...(patch.intervalMinutes !== undefined ? { intervalMinutes: patch.intervalMinutes } : {}),
+        ...(patch.probeStdio !== undefined ? { probeStdio: patch.probeStdio } : {}),
       },
     });
-    await recordAudit(tx, ctx, "team.identity_probes_updated", { type: "team", id: ctx.tenantId }, { fields: Object.keys(patch).sort() });
+    await recordAudit(tx, ctx, "team.identity_probes_updated", { type: "team", id: ctx.tenantId }, { fields: Object.keys(patch).sort(), ...patch });
     return saved;
   });
   return teamSettingsDto(row);

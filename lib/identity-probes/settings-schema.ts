@@ -12,6 +12,8 @@ export const TeamProbeSettingsPatch = z.strictObject({
   identities: identityList.optional(),
   /** null = the instance default (TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS). */
   intervalMinutes: z.number().int().min(15, "intervalMinutes is at least 15").max(10_080, "intervalMinutes is at most 10080 (a week)").nullable().optional(),
+  /** Probe stdio servers too (each probe starts a process); a server's own setting still wins. */
+  probeStdio: z.boolean().optional(),
 });
 export type TeamProbeSettingsPatch = z.infer<typeof TeamProbeSettingsPatch>;
 

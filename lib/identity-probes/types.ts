@@ -40,7 +40,7 @@ export type IdentityProbeRow = {
 
 export type IdentityProbeState = {
   settings: {
-    team: { enabled: boolean; identities: string[]; intervalMinutes: number | null };
+    team: { enabled: boolean; identities: string[]; intervalMinutes: number | null; probeStdio: boolean };
     server: { enabled: boolean | null; identities: string[] | null };
     effective: { enabled: boolean; reason: string; identities: { key: string; label: string; clientInfo: { name: string; version: string } }[]; intervalMinutes: number };
   };

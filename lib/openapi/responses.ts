@@ -323,6 +323,7 @@ export const TeamIdentityProbeSettings = z
     enabled: z.boolean(),
     identities: z.array(z.string()).describe("Catalog keys (docs/identity-probes.md); [] = every identity"),
     intervalMinutes: z.number().int().nullable().describe("null: the instance default (TOOLWATCH_IDENTITY_PROBE_INTERVAL_MS)"),
+    probeStdio: z.boolean().describe("Probe stdio servers too (each probe starts a process); off by default"),
   })
   .meta({ id: "TeamIdentityProbeSettings" });
 export const ContextBudget = z

@@ -156,7 +156,7 @@ export async function prepareServerUpdate(ctx: ServiceContext, row: McpServer, r
     ...connectionColumns(key, config, auth),
     ...(newAuth ? newAuth.columns : {}),
   };
-  return { patch, data, authChanged: newAuth !== undefined, auditDetails: { name: patch.name ?? row.name, fields: Object.keys(patch).sort() } };
+  return { patch, data, authChanged: newAuth !== undefined, auditDetails: { name: patch.name ?? row.name, fields: Object.keys(patch).sort(), ...(patch.identityProbes ? { identityProbes: patch.identityProbes } : {}) } };
 }
 
 /** Deletes a server and its history; the worker stops its session on the NOTIFY. */

@@ -93,6 +93,8 @@ export type SnapshotDto = {
     levels: { ERR: number; WARN: number; INFO: number };
     /** Prompts, resources, templates and instructions that changed (names and levels, at most 50). */
     surface?: Array<{ kind: SurfaceItemDto["kind"]; name: string; change: "added" | "removed" | "changed"; highest: "ERR" | "WARN" | "INFO" | null }>;
+    /** Per kind: how many items were added, removed and changed (all of them, not capped). */
+    surfaceCounts?: Partial<Record<SurfaceItemDto["kind"], { added: number; removed: number; changed: number }>>;
   } | null;
   /** Pages walked and restarts of the listing that produced this snapshot. */
   pages: number | null;

@@ -28,7 +28,7 @@ export function snapshotDto(s: SnapshotRow): SnapshotDto {
     lastConfirmedAt: s.lastConfirmedAt.toISOString(),
     confirmCount: s.confirmCount,
     changes: d
-      ? { added: d.added, removed: d.removed, changed: d.changed, renamed: d.renamed, orderOnly: d.orderOnly, highest: d.highest, levels: d.levels, ...(d.surface ? { surface: d.surface.items } : {}) }
+      ? { added: d.added, removed: d.removed, changed: d.changed, renamed: d.renamed, orderOnly: d.orderOnly, highest: d.highest, levels: d.levels, ...(d.surface ? { surface: d.surface.items, surfaceCounts: d.surface.byKind } : {}) }
       : null,
     pages: typeof pages === "number" ? pages : null,
   };

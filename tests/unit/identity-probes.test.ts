@@ -76,7 +76,7 @@ describe("compareIdentityLists()", () => {
 });
 
 describe("effectiveProbeSettings()", () => {
-  const team = { enabled: true, identities: [], intervalMinutes: null };
+  const team = { enabled: true, identities: [], intervalMinutes: null, probeStdio: false };
   const none = { enabled: null, identities: null };
   it("probes HTTP servers by default under every identity, every default interval", () => {
     expect(effectiveProbeSettings(team, none, "streamable_http", 21_600_000)).toMatchObject({ enabled: true, intervalMs: 21_600_000, reason: "team default" });
@@ -86,11 +86,17 @@ describe("effectiveProbeSettings()", () => {
     expect(effectiveProbeSettings(team, none, "stdio", 1000).enabled).toBe(false);
     expect(effectiveProbeSettings(team, { enabled: true, identities: null }, "stdio", 1000).enabled).toBe(true);
   });
+  it("probes the team's stdio servers when the team says so, unless a server turns itself off or the team is off", () => {
+    const withStdio = { ...team, probeStdio: true };
+    expect(effectiveProbeSettings(withStdio, none, "stdio", 1000)).toMatchObject({ enabled: true, reason: "team default (stdio servers included)" });
+    expect(effectiveProbeSettings(withStdio, { enabled: false, identities: null }, "stdio", 1000).enabled).toBe(false);
+    expect(effectiveProbeSettings({ ...withStdio, enabled: false }, none, "stdio", 1000).enabled).toBe(false);
+  });
   it("a server's choice beats the team's; the team's interval beats the instance default", () => {
-    const chosen = effectiveProbeSettings({ enabled: false, identities: ["zed"], intervalMinutes: 60 }, { enabled: true, identities: ["cursor", "cline"] }, "streamable_http", 1000);
+    const chosen = effectiveProbeSettings({ enabled: false, identities: ["zed"], intervalMinutes: 60, probeStdio: false }, { enabled: true, identities: ["cursor", "cline"] }, "streamable_http", 1000);
     expect(chosen).toMatchObject({ enabled: true, intervalMs: 3_600_000 });
     expect(chosen.identities.map((i) => i.key)).toEqual(["cursor", "cline"]);
-    expect(effectiveProbeSettings({ enabled: false, identities: [], intervalMinutes: null }, none, "streamable_http", 1000).enabled).toBe(false);
+    expect(effectiveProbeSettings({ enabled: false, identities: [], intervalMinutes: null, probeStdio: false }, none, "streamable_http", 1000).enabled).toBe(false);
     expect(effectiveProbeSettings(team, { enabled: false, identities: null }, "streamable_http", 1000).enabled).toBe(false);
   });
 });

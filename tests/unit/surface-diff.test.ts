@@ -32,6 +32,13 @@ describe("diffSurface()", () => {
     expect(levels([resource()], [resource({ uri: "file:///docs/README.md" })])).toEqual(["WARN resource-uri-changed"]);
   });
 
+  it("marks a removed prompt argument WARN and a template's moved uriTemplate or MIME type WARN", () => {
+    expect(levels([prompt([{ name: "doc" }, { name: "style" }])], [prompt([{ name: "doc" }])])).toEqual(["WARN prompt-argument-removed"]);
+    const template = (over: object = {}) => ({ kind: "resource_template", name: "logs", definition: { name: "logs", uriTemplate: "logs://{day}", ...over } });
+    expect(levels([template()], [template({ uriTemplate: "logs://{year}/{day}" })])).toEqual(["WARN template-uri-changed"]);
+    expect(levels([template()], [template({ mimeType: "application/json" })])).toEqual(["WARN template-mime-type-changed"]);
+  });
+
   it("marks changed instructions WARN with a word diff of the text", () => {
     const [change] = diffSurface(
       [{ kind: "instructions", name: "instructions", definition: { name: "instructions", text: "Use summarize for long documents." } }],

@@ -7,8 +7,11 @@ const SECURITY: Record<NonNullable<Finding["security"]>, string> = {
   medium: "Security: medium — a weaker safety claim",
 };
 
-/** Every classified change of one tool: level, rule id, where (JSON Pointer) and why. */
-export function FindingsList({ findings }: { findings: Finding[] }) {
+/** A tool's finding, or a prompt's / resource's (lib/diff/diff-surface.ts), whose rule ids differ. */
+type ListedFinding = Omit<Finding, "ruleId"> & { ruleId: string };
+
+/** Every classified change of one tool or item: level, rule id, where (JSON Pointer) and why. */
+export function FindingsList({ findings }: { findings: ListedFinding[] }) {
   if (findings.length === 0) return <p className="muted small">No classified findings.</p>;
   return (
     <ul className="findings" aria-label="Findings">

@@ -1,11 +1,12 @@
 import Link from "next/link";
+import { alertItem } from "../../_components/alerts/alert-item";
 import type { AlertDetail } from "../../../lib/alerts/alert-dto";
 import { AlertStatusBadge } from "../../_components/alerts/AlertStatusBadge";
 import { BASELINE_SOURCES, kindLabel, resolutionLabel, shortHash } from "../../_components/alerts/labels";
 import { SeverityBadge } from "../../_components/alerts/SeverityBadge";
 import { RelativeTime } from "../../_components/RelativeTime";
 import { VisibleText } from "../../_components/VisibleText";
-import { serverHref, toolHref } from "../../_lib/links";
+import { serverHref } from "../../_lib/links";
 
 const POLICY: Record<string, string> = {
   trust_first: "trust first (a tool's first version is pinned; changes are judged against it)",
@@ -53,11 +54,11 @@ export function AlertHeader({ detail }: { detail: AlertDetail }) {
         </dd>
         {alert.toolName ? (
           <>
-            <dt>Tool</dt>
+            <dt data-testid="alert-item-kind">{alertItem(alert.serverId, alert.toolName).noun}</dt>
             <dd>
-              <Link href={toolHref(alert.serverId, alert.toolName)} className="tool-link" data-testid="alert-tool-link">
+              <Link href={alertItem(alert.serverId, alert.toolName).href} className="tool-link" data-testid="alert-tool-link">
                 <code>
-                  <VisibleText text={alert.toolName} />
+                  <VisibleText text={alertItem(alert.serverId, alert.toolName).name} />
                 </code>
               </Link>
               {baseline?.blockedHash ? <span className="badge blocked-badge">blocked</span> : null}

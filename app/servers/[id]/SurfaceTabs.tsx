@@ -6,19 +6,21 @@ import { TokenCount } from "../../_components/charts/TokenCount";
 import { VisibleText } from "../../_components/VisibleText";
 import { toolHref } from "../../_lib/links";
 import type { ServerDetail, SurfaceItemDto } from "../../../lib/servers/server-dto";
+import { KindHistory } from "./KindHistory";
 
 type TabId = "tools" | "prompts" | "resources" | "templates" | "instructions";
-const TABS: Array<{ id: TabId; label: string }> = [
-  { id: "tools", label: "Tools" },
-  { id: "prompts", label: "Prompts" },
-  { id: "resources", label: "Resources" },
-  { id: "templates", label: "Templates" },
-  { id: "instructions", label: "Instructions" },
+const TABS: Array<{ id: TabId; label: string; kind: SurfaceItemDto["kind"] | null }> = [
+  { id: "tools", label: "Tools", kind: null },
+  { id: "prompts", label: "Prompts", kind: "prompt" },
+  { id: "resources", label: "Resources", kind: "resource" },
+  { id: "templates", label: "Templates", kind: "resource_template" },
+  { id: "instructions", label: "Instructions", kind: "instructions" },
 ];
 
 /**
- * Everything the server offers an agent, one tab per kind, from the latest snapshot. All server
- * text is untrusted: rendered through VisibleText (text only, hidden characters shown).
+ * Everything the server offers an agent, one tab per kind, from the latest snapshot, with that kind's
+ * history (the snapshots where it changed, each linking to its diff). All server text is untrusted:
+ * rendered through VisibleText (text only, hidden characters shown).
  */
 export function SurfaceTabs({ serverId, detail }: { serverId: string; detail: ServerDetail }) {
   const [tab, setTab] = useState<TabId>("tools");
@@ -31,6 +33,7 @@ export function SurfaceTabs({ serverId, detail }: { serverId: string; detail: Se
   const instructions = of("instructions")[0]?.definition.text ?? (surface.tracked ? null : detail.instructions);
   const counts: Record<TabId, number | null> = { tools: tools.length, prompts: prompts.length, resources: resources.length, templates: templates.length, instructions: null };
   const untracked = !surface.tracked && tools.length > 0;
+  const current = TABS.find((t) => t.id === tab)!;
   return (
     <section aria-label="What the server offers" className="tools">
       <div role="tablist" aria-label="What the server offers" className="tabs">
@@ -71,6 +74,7 @@ export function SurfaceTabs({ serverId, detail }: { serverId: string; detail: Se
             <p className="muted">The server sent no instructions.</p>
           )
         ) : null}
+        <KindHistory serverId={serverId} kind={current.kind} tab={current.id} label={current.label} />
       </div>
     </section>
   );

@@ -7,17 +7,22 @@ import { useDiffQuery } from "../../../_hooks/history-queries";
 import { diffHref, serverHref } from "../../../_lib/links";
 import { DiffBody } from "./DiffBody";
 import { DiffSummary } from "./DiffSummary";
+import { DIFF_KINDS, KindNav, parseDiffKind } from "./KindNav";
+import { SurfaceDiffBody } from "./SurfaceDiffBody";
 import { RangePicker } from "./RangePicker";
 
 /**
  * What changed between two snapshots of a server. The range lives in the URL (?from=&to=), so a
  * link shows exactly this diff to anyone in the team; without `to` it follows the latest snapshot.
+ * ?kind= picks what is shown: tools (default), prompts, resources, templates or instructions.
  */
 export function DiffPage({ id }: { id: string }) {
   const search = useSearchParams();
   const router = useRouter();
   const from = search.get("from") || null;
   const to = search.get("to") || null;
+  const kind = parseDiffKind(search.get("kind"));
+  const kindEntry = DIFF_KINDS.find((k) => k.id === kind)!;
   const server = useServerQuery(id);
   const hasSnapshots = Boolean(server.data?.server.latestSnapshotId);
   const diff = useDiffQuery(id, from, to, hasSnapshots);
@@ -53,7 +58,7 @@ export function DiffPage({ id }: { id: string }) {
               to={diff.data?.to ?? null}
               followsLatest={!to}
               explicitFrom={Boolean(from)}
-              onChange={(range) => router.push(diffHref(id, range))}
+              onChange={(range) => router.push(diffHref(id, { ...range, kind }))}
             />
           )}
           {diff.isPending ? <p aria-busy="true">Computing the diff…</p> : null}
@@ -61,7 +66,8 @@ export function DiffPage({ id }: { id: string }) {
           {diff.data ? (
             <div className={diff.isPlaceholderData ? "stale" : undefined} aria-busy={diff.isPlaceholderData}>
               <DiffSummary result={diff.data} />
-              <DiffBody serverId={id} diff={diff.data.diff} />
+              <KindNav serverId={id} result={diff.data} kind={kind} range={{ from, to }} />
+              {kindEntry.kind === null ? <DiffBody serverId={id} diff={diff.data.diff} /> : <SurfaceDiffBody result={diff.data} kind={kindEntry.kind} label={kindEntry.label} />}
             </div>
           ) : null}
         </>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ServerForm } from "../../../_components/server-form/ServerForm";
 import { ApiError, useCan, useServerQuery } from "../../../_hooks/queries";
+import { ServerProbeOverride } from "./ServerProbeOverride";
 
 export function EditServerPage({ id }: { id: string }) {
   const router = useRouter();
@@ -24,7 +25,10 @@ export function EditServerPage({ id }: { id: string }) {
       </p>
       <h1 id="edit-server-heading">Edit {data.server.name}</h1>
       {can("server:write") ? (
-        <ServerForm server={data.server} onSaved={(saved) => router.push(`/servers/${saved}`)} onCancel={() => router.push(`/servers/${id}`)} />
+        <>
+          <ServerForm server={data.server} onSaved={(saved) => router.push(`/servers/${saved}`)} onCancel={() => router.push(`/servers/${id}`)} />
+          <ServerProbeOverride serverId={id} transport={data.server.transport} />
+        </>
       ) : (
         <p role="alert">Your role may not edit servers.</p>
       )}
