@@ -2,7 +2,7 @@
 // bar. The database groups the transitions per bucket (lib/servers/list-fleet-row-extras.ts);
 // this folds those groups into one status per bucket, so the rule is table-tested without SQL.
 
-/** 24 one-hour buckets: the last day, newest last. */
+/** 24 one-hour buckets: the last day up to the current hour, newest last. */
 export const STRIP_BUCKETS = 24;
 export const STRIP_BUCKET_MS = 60 * 60 * 1000;
 
@@ -50,8 +50,12 @@ export function foldStatusStrip(from: Date, startStatus: string | null, groups: 
   return { from: from.toISOString(), bucketMinutes: bucketMs / 60_000, buckets };
 }
 
-/** Where the strip ending now starts (whole minutes, so answers computed within a minute agree). */
+/**
+ * The window of the strip that holds now: whole buckets (clock hours), the current one last. Two
+ * answers computed within the same hour agree exactly (the direct and the Next path of the fleet
+ * API, a cached page and a fresh one).
+ */
 export function stripWindow(now: Date, count = STRIP_BUCKETS, bucketMs = STRIP_BUCKET_MS): { from: Date; to: Date } {
-  const to = new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
+  const to = new Date((Math.floor(now.getTime() / bucketMs) + 1) * bucketMs);
   return { from: new Date(to.getTime() - count * bucketMs), to };
 }

@@ -105,10 +105,10 @@ describe("overview at fleet size", () => {
     expect(scans.some((s) => s.includes("session_transition_tenant_id_server_id_at_idx"))).toBe(true);
     console.log(`fleet strips for 100 servers ${ms.toFixed(1)} ms: ${[...new Set(scans)].join("; ")}`);
     const extras = await listFleetRowExtras(ctx, ids, NOW);
-    // srv-0000: nothing before the window; degraded 20 h ago (bucket 4), live 16 h ago (bucket 8),
-    // degraded 12 h ago, live 8 h ago, degraded 4 h ago (bucket 20) until now.
-    const four = (s: string | null) => Array<string | null>(4).fill(s);
-    expect(extras.get(ids[0]!)!.statusStrip.buckets).toEqual([...four(null), ...four("degraded"), ...four("live"), ...four("degraded"), ...four("live"), ...four("degraded")]);
+    // srv-0000, with bucket 0 opening 23 h before the current hour: nothing before the window;
+    // degraded 20 h ago (bucket 3), live 16 h ago (7), degraded 12 h ago, live 8 h ago, degraded 4 h ago (19) until now.
+    const n = (k: number, s: string | null) => Array<string | null>(k).fill(s);
+    expect(extras.get(ids[0]!)!.statusStrip.buckets).toEqual([...n(3, null), ...n(4, "degraded"), ...n(4, "live"), ...n(4, "degraded"), ...n(4, "live"), ...n(5, "degraded")]);
     expect(extras.get(ids[0]!)!.openAlerts).toEqual({ critical: 1, medium: 1 });
     expect(extras.get(ids[1]!)!.openAlerts).toEqual({});
   });

@@ -179,16 +179,16 @@ describe("overview and fleet strips (real Postgres, fixed now)", () => {
     const extras = await listFleetRowExtras(ctx, [id.alpha!, id.beta!, id.gamma!, id.foreign!], NOW);
     const live = (n: number) => Array<string>(n).fill("live");
     const none = (n: number) => Array<null>(n).fill(null);
-    // alpha: buckets are [now−24h+i h, +1 h); 5h30m and 5h10m ago fall in bucket 18, 4h50m ago in 19
-    // (still down when bucket 19 opened).
+    // Buckets are clock hours, the current one (12:00–13:00) last, so bucket 0 opens 12-02 13:00.
+    // alpha: 06:30 and 06:50 fall in bucket 17, 07:10 in 18 (still down when bucket 18 opened).
     expect(extras.get(id.alpha!)).toEqual({
-      statusStrip: { from: "2026-12-02T12:00:00.000Z", bucketMinutes: 60, buckets: [...live(18), "down", "down", ...live(4)] },
+      statusStrip: { from: "2026-12-02T13:00:00.000Z", bucketMinutes: 60, buckets: [...live(17), "down", "down", ...live(5)] },
       openAlerts: { critical: 2, high: 1 },
     });
-    expect(extras.get(id.beta!)).toEqual({ statusStrip: { from: "2026-12-02T12:00:00.000Z", bucketMinutes: 60, buckets: none(24) }, openAlerts: {} });
-    // gamma: connecting, live and stopped all in bucket 22 (live ranks highest of the three); stopped after.
-    expect(extras.get(id.gamma!)!.statusStrip.buckets).toEqual([...none(22), "live", "stopped"]);
+    expect(extras.get(id.beta!)).toEqual({ statusStrip: { from: "2026-12-02T13:00:00.000Z", bucketMinutes: 60, buckets: none(24) }, openAlerts: {} });
+    // gamma: connecting (10:00 sharp), live and stopped all in bucket 21 (live ranks highest of the three); stopped after.
+    expect(extras.get(id.gamma!)!.statusStrip.buckets).toEqual([...none(21), "live", "stopped", "stopped"]);
     expect(extras.get(id.gamma!)!.openAlerts).toEqual({ info: 1 });
-    expect(extras.get(id.foreign!)).toEqual({ statusStrip: { from: "2026-12-02T12:00:00.000Z", bucketMinutes: 60, buckets: none(24) }, openAlerts: {} });
+    expect(extras.get(id.foreign!)).toEqual({ statusStrip: { from: "2026-12-02T13:00:00.000Z", bucketMinutes: 60, buckets: none(24) }, openAlerts: {} });
   });
 });
