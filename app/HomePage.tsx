@@ -5,23 +5,24 @@ import { useEffect } from "react";
 import { FLEET_PATH } from "./_lib/links";
 import { useViewsQuery } from "./_hooks/view-queries";
 import { OverviewPage } from "./overview/OverviewPage";
+import { openViewHref } from "./views/view-actions";
 
 /**
- * The team's home. A pinned view wins: the fleet opens with it (the fleet page applies it to a
- * bare /servers). Otherwise the overview. A `/` with a query string is an old fleet bookmark
- * (`/?tag=prod`, `/?view=all`, from before the fleet moved to /servers): it goes there intact.
+ * The team's home. A pinned view wins: the fleet opens with it, its filters and id in the URL in
+ * one navigation (as opening it from the views list does). Otherwise the overview. A `/` with a
+ * query string is an old fleet bookmark (`/?tag=prod`, `/?view=all`, from before the fleet moved
+ * to /servers): it goes there intact.
  */
 export function HomePage() {
   const router = useRouter();
   const search = useSearchParams().toString();
   const views = useViewsQuery();
-  const pinned = views.data?.some((v) => v.pinned) ?? false;
-  const leave = search !== "" || pinned;
+  const pinned = views.data?.find((v) => v.pinned) ?? null;
+  const target = search !== "" ? `${FLEET_PATH}?${search}` : pinned ? openViewHref(pinned) : null;
   useEffect(() => {
-    if (search !== "") router.replace(`${FLEET_PATH}?${search}`);
-    else if (pinned) router.replace(FLEET_PATH);
-  }, [search, pinned, router]);
+    if (target) router.replace(target);
+  }, [target, router]);
 
-  if (leave || views.isPending) return <p aria-busy="true">Loading…</p>;
+  if (target || views.isPending) return <p aria-busy="true">Loading…</p>;
   return <OverviewPage />;
 }

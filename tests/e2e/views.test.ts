@@ -72,7 +72,7 @@ describe("shared team views in Chromium", () => {
     await page.getByRole("checkbox", { name: "Protocol" }).uncheck();
     await expect.poll(() => params(page).get("cols")).toBe("name,status,transport,tags,toolCount,lastChangeAt");
     await page.getByRole("group", { name: "Alert severity" }).getByRole("checkbox", { name: "Critical" }).check();
-    await page.getByLabel("Alerts created").selectOption("7d");
+    await page.getByLabel("Alerts created", { exact: true }).selectOption("7d");
     await expect.poll(() => `${params(page).get("severity")} ${params(page).get("range")}`).toBe("critical 7d");
 
     await page.reload();
@@ -90,7 +90,7 @@ describe("shared team views in Chromium", () => {
     expect(await page.getByTestId("tag-filter-chip").allInnerTexts()).toEqual([expect.stringContaining("prod")]);
     expect(await page.getByRole("columnheader", { name: "Protocol" }).count()).toBe(0);
     expect(await page.getByRole("columnheader", { name: /Tools/ }).getAttribute("aria-sort")).toBe("descending");
-    expect(await page.getByLabel("Alerts created").inputValue()).toBe("7d");
+    expect(await page.getByLabel("Alerts created", { exact: true }).inputValue()).toBe("7d");
     await page.getByRole("heading", { name: /Matching alerts/ }).waitFor();
     await page.screenshot({ path: screenshotPath("views-fleet-filtered"), fullPage: true });
   });
