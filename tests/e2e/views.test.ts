@@ -149,6 +149,8 @@ describe("shared team views in Chromium", () => {
     await page.screenshot({ path: screenshotPath("views-list"), fullPage: true });
 
     await page.goto("/");
+    // `/` is the overview unless a view is pinned: then it hands over to the fleet with the view.
+    await page.waitForURL((url) => url.pathname === "/servers", { timeout: 15_000 });
     await expect.poll(() => params(page).get("view")).toBe(viewId);
     expect(params(page).get("tag")).toBe("prod");
     await page.getByTestId("active-view").filter({ hasText: "Prod GitHub" }).filter({ hasText: "team home" }).waitFor();
