@@ -1,11 +1,11 @@
 import { Suspense } from "react";
-import { FleetPage } from "./FleetPage";
+import { HomePage } from "./HomePage";
 
 export default function Page() {
-  // The filters live in the query string (nuqs reads useSearchParams), which needs a Suspense boundary.
+  // HomePage reads the query string (old fleet bookmarks), which needs a Suspense boundary.
   return (
-    <Suspense fallback={<p aria-busy="true">Loading fleet…</p>}>
-      <FleetPage />
+    <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+      <HomePage />
     </Suspense>
   );
 }

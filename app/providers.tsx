@@ -41,10 +41,12 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
         return;
       }
       if (event.type === "alert:changed") {
-        // Opened, updated, decided or resolved: every list and count, and that alert's page.
+        // Opened, updated, decided or resolved: every list and count, and that alert's page; the
+        // fleet rows and the overview count open alerts too.
         void queryClient.invalidateQueries({ queryKey: queryKeys.alerts() });
         void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
         if (event.opened) alertOpened(event.alertId);
+        invalidateFleet();
         return;
       }
       if (event.type === "view:changed" || event.type === "share:revoked") {

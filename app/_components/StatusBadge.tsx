@@ -1,4 +1,4 @@
-const LABELS: Record<string, string> = {
+export const STATUS_LABELS: Record<string, string> = {
   pending: "pending",
   connecting: "connecting",
   live: "live",
@@ -11,8 +11,8 @@ const LABELS: Record<string, string> = {
 
 export function StatusBadge({ status, reason }: { status: string; reason?: string | null }) {
   return (
-    <span className={`badge status-${LABELS[status] ? status : "unknown"}`} title={reason ?? undefined}>
-      {LABELS[status] ?? status}
+    <span className={`badge status-${STATUS_LABELS[status] ? status : "unknown"}`} title={reason ?? undefined}>
+      {STATUS_LABELS[status] ?? status}
     </span>
   );
 }

@@ -11,7 +11,8 @@ import { LiveIndicator } from "./LiveIndicator";
 import { TeamSwitcher } from "./TeamSwitcher";
 
 const LINKS: { href: string; label: string; needs: Permission }[] = [
-  { href: "/", label: "Fleet", needs: "team:read" },
+  { href: "/overview", label: "Overview", needs: "team:read" },
+  { href: "/servers", label: "Fleet", needs: "team:read" },
   { href: "/alerts", label: "Alerts", needs: "team:read" },
   { href: "/views", label: "Views", needs: "team:read" },
   { href: "/collisions", label: "Collisions", needs: "team:read" },
@@ -23,7 +24,8 @@ const LINKS: { href: string; label: string; needs: Permission }[] = [
 ];
 
 const isCurrent = (pathname: string, href: string) => {
-  if (href === "/") return pathname === "/" || pathname.startsWith("/servers");
+  if (href === "/overview") return pathname === "/" || pathname === href;
+  if (href === "/servers") return pathname.startsWith(href);
   if (href === "/alerts" || href === "/views") return pathname === href || pathname.startsWith(`${href}/`);
   return pathname === href;
 };

@@ -1,13 +1,13 @@
 "use client";
 
 import { useInfiniteQuery, useQuery, type keepPreviousData } from "@tanstack/react-query";
-import type { Page, ServerSummary } from "../../lib/servers/server-dto";
+import type { FleetServer, Page } from "../../lib/servers/server-dto";
 import type { ServerPageCounts } from "../../lib/servers/server-list-query";
 import type { ViewFilters } from "../../lib/views/view-input";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 
-export type ServerPageDto = Page<ServerSummary> & ServerPageCounts;
+export type ServerPageDto = Page<FleetServer> & ServerPageCounts;
 
 /** Servers per request: enough to fill a screen or two; the rest come as the user scrolls. */
 export const SERVER_PAGE_SIZE = 100;

@@ -16,3 +16,9 @@ export function diffHref(serverId: string, range: { from?: string | null; to?: s
   const query = qs.toString();
   return `${serverHref(serverId)}/diff${query ? `?${query}` : ""}`;
 }
+
+/** The fleet table (the team's home is the overview at `/`, or the fleet when a view is pinned). */
+export const FLEET_PATH = "/servers";
+
+/** The fleet with a view's query string ("" or "?tag=…", as viewSearchString returns it). */
+export const fleetHref = (search = "") => `${FLEET_PATH}${search}`;

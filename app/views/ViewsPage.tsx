@@ -10,6 +10,7 @@ import { ApiError } from "../_hooks/api";
 import { useCan } from "../_hooks/queries";
 import { useViewsQuery, type ViewDto } from "../_hooks/view-queries";
 import { openViewHref, useViewMutations, viewHref } from "./view-actions";
+import { FLEET_PATH, fleetHref } from "../_lib/links";
 
 /** The team's saved views: open, rename, pin as the team's home, share, delete. */
 export function ViewsPage() {
@@ -20,7 +21,7 @@ export function ViewsPage() {
     <section aria-labelledby="views-heading">
       <div className="page-head">
         <h1 id="views-heading">Views</h1>
-        <Link className="button secondary" href="/?view=all">
+        <Link className="button secondary" href={fleetHref("?view=all")}>
           Filter the fleet
         </Link>
       </div>
@@ -39,7 +40,7 @@ export function ViewsPage() {
         <p role="alert">Could not load the views: {error.message}</p>
       ) : data.length === 0 ? (
         <p className="empty" data-testid="no-views">
-          No saved views yet. {canWrite ? <Link href="/">Filter the fleet and save it as a view.</Link> : null}
+          No saved views yet. {canWrite ? <Link href={FLEET_PATH}>Filter the fleet and save it as a view.</Link> : null}
         </p>
       ) : (
         <table className="data" aria-label="Saved views">

@@ -5,9 +5,10 @@ import { viewSearchString } from "../../lib/views/view-url";
 import { api } from "../_hooks/api";
 import { queryKeys } from "../_hooks/queries";
 import type { ViewDto } from "../_hooks/view-queries";
+import { fleetHref } from "../_lib/links";
 
 /** The fleet showing a view: its filters in the URL and its id, so the page names it and notices edits. */
-export const openViewHref = (view: Pick<ViewDto, "id" | "filters">) => `/${viewSearchString(view.filters, { view: view.id })}`;
+export const openViewHref = (view: Pick<ViewDto, "id" | "filters">) => fleetHref(viewSearchString(view.filters, { view: view.id }));
 
 export const viewHref = (id: string) => `/views/${encodeURIComponent(id)}`;
 

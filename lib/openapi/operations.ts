@@ -12,6 +12,7 @@ import { RoleChange } from "../auth/members";
 import { SwitchTeamInput, TeamInput } from "../auth/teams";
 import { DiffQuery } from "../history/diff-snapshots";
 import { ImportInput } from "../import/import-servers";
+import { OverviewQuery } from "../overview/overview-dto";
 import { BatchInput } from "../servers/create-servers-batch";
 import { ListSnapshotsInput } from "../servers/list-snapshots";
 import { ServerInput, ServerPatch } from "../servers/server-input";
@@ -70,6 +71,7 @@ export const OPERATIONS: Operation[] = [
   { method: "DELETE", path: "/keys/{id}", tag: "API keys", summary: "Revoke a key", response: Revoked },
   { method: "POST", path: "/keys/{id}/transfer", tag: "API keys", summary: "Hand a key to another member", body: TransferInput, response: R.ApiKey },
   { method: "GET", path: "/audit", tag: "Audit", summary: "The team's audit log, newest first", query: ListAuditQuery, paged: true, response: R.pageOf(R.AuditEvent) },
+  { method: "GET", path: "/overview", tag: "Servers", summary: "The team at a glance: servers by status, open alerts by severity, changes, tools, a per-day timeline and the latest changes and alerts", query: OverviewQuery, response: R.Overview },
   { method: "GET", path: "/servers", tag: "Servers", summary: "List the fleet (filters, sort, paging)", query: ListServersQuery, paged: true, response: R.ServerPage },
   { method: "POST", path: "/servers", tag: "Servers", summary: "Register a server", body: ServerInput, status: 201, response: R.ServerDetail },
   { method: "POST", path: "/servers/batch", tag: "Servers", summary: "Register up to 1,000 servers, all or nothing", body: BatchInput, status: 201, response: z.object({ created: z.number().int(), items: z.array(z.object({ index: z.number().int(), id: z.string(), name: z.string() })) }) },

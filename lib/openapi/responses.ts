@@ -113,7 +113,51 @@ export const ServerDetail = z
   .meta({ id: "ServerDetail" });
 
 const serverStatus = z.enum(["pending", "connecting", "live", "polling", "degraded", "down", "auth_required", "stopped"]);
-export const ServerPage = pageOf(ServerSummary)
+const severityCounts = z.partialRecord(z.enum(ALERT_SEVERITIES), z.number().int());
+
+/** A row of the fleet list: the summary, its last 24 h of status history and its open alerts. */
+export const FleetServer = z
+  .strictObject({
+    ...ServerSummary.shape,
+    statusStrip: z
+      .strictObject({
+        from: dateTime.describe("Start of the first bucket"),
+        bucketMinutes: z.number().int(),
+        buckets: z.array(serverStatus.nullable()).describe("Oldest first: the worst status held in each bucket; null: nothing recorded yet"),
+      })
+      .describe("The last 24 h of status history (session transitions) in hourly buckets, like an uptime bar"),
+    openAlerts: severityCounts.describe("Open alerts per severity (absent: none)"),
+  })
+  .meta({ id: "FleetServer" });
+
+export const Overview = z
+  .strictObject({
+    generatedAt: dateTime,
+    servers: z.strictObject({ total: z.number().int(), byStatus: z.partialRecord(serverStatus, z.number().int()) }),
+    openAlerts: z.strictObject({ total: z.number().int(), bySeverity: severityCounts }).describe("Alerts with status open"),
+    changes: z.strictObject({ last24h: z.number().int(), last7d: z.number().int() }).describe("Snapshots that changed a server's list (a first listing is not a change)"),
+    tools: z.strictObject({ total: z.number().int() }).describe("Tools in every server's latest list, summed"),
+    contextTokens: z.number().int().nullable().describe("Tokens the team's tool lists cost in a model's context; null until measured"),
+    timeline: z.strictObject({
+      timeZone: z.string(),
+      days: z.array(z.strictObject({ day: z.string().describe("YYYY-MM-DD in timeZone"), changes: z.number().int(), alerts: z.number().int().describe("Alerts opened that day") })),
+    }),
+    latestChanges: z.array(
+      z.strictObject({
+        snapshotId: z.string(), serverId: z.string(), serverName: z.string(), takenAt: dateTime, toolCount: z.number().int(),
+        added: z.number().int(), removed: z.number().int(), changed: z.number().int(), highest: z.enum(["ERR", "WARN", "INFO"]).nullable(),
+      }),
+    ),
+    latestAlerts: z.array(
+      z.strictObject({
+        id: z.string(), serverId: z.string(), serverName: z.string(), kind: z.enum(ALERT_KINDS), severity: z.enum(ALERT_SEVERITIES),
+        status: z.enum(ALERT_STATUSES), title: z.string(), toolName: z.string().nullable(), createdAt: dateTime,
+      }),
+    ),
+  })
+  .meta({ id: "Overview" });
+
+export const ServerPage = pageOf(FleetServer)
   .extend({
     total: z.number().int(),
     byStatus: z.partialRecord(serverStatus, z.number().int()),

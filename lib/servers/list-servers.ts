@@ -5,7 +5,8 @@ import { decodeCursor, encodeCursor, type CursorField, type CursorValue } from "
 import { getSecretKey } from "../secrets";
 import { invalidInput } from "../validation";
 import type { SORT_KEYS } from "../views/view-input";
-import type { Page, ServerSummary } from "./server-dto";
+import { listFleetRowExtras } from "./list-fleet-row-extras";
+import type { FleetServer, Page, ServerSummary } from "./server-dto";
 import { ListServersQuery, type ServerPageCounts } from "./server-list-query";
 import { cachedServerPage } from "./server-page-cache";
 import { toServerSummary, type ServerRow } from "./to-server-summary";
@@ -138,7 +139,7 @@ function toSummary(key: Buffer, r: Row): ServerSummary {
   return toServerSummary(key, row, r.latestId ? { id: r.latestId, toolCount: r.latestToolCount ?? 0, contextTokens: r.latestContextTokens } : null);
 }
 
-export type ServerPage = Page<ServerSummary> & ServerPageCounts;
+export type ServerPage = Page<FleetServer> & ServerPageCounts;
 
 /**
  * One page of the team's servers, filtered and sorted as the fleet page asks (query-string
@@ -175,7 +176,10 @@ async function readServerPage(ctx: ServiceContext, q: ListServersQuery): Promise
   const page = rows.slice(0, q.limit);
   const key = getSecretKey();
   const last = page.at(-1);
-  return { items: page.map((r) => toSummary(key, r)), nextCursor: rows.length > q.limit && last ? encodeCursor(cursorKind(sort), cursorOf(sort, last)) : null, ...counts };
+  const extras = await listFleetRowExtras(ctx, page.map((r) => r.id));
+  // unnest() answers one row per id asked for, so every row of the page has its extras.
+  const items = page.map((r): FleetServer => ({ ...toSummary(key, r), ...extras.get(r.id)! }));
+  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor(cursorKind(sort), cursorOf(sort, last)) : null, ...counts };
 }
 
 /** Every server of the team by name (share links and their relay render a whole view at once). */

@@ -1,5 +1,6 @@
 // Isomorphic types: what the API returns and the browser renders. Never a secret value: env and
 // header *names* only.
+import type { StatusStrip } from "./status-strip";
 
 export type ServerSummary = {
   id: string;
@@ -47,6 +48,16 @@ export type ServerSummary = {
   /** Problems of the last listing that still produced a snapshot (dropped items, non-conformance…). */
   warnings: string[];
   updatedAt: string;
+};
+
+/** Open alerts per severity (severities without any are absent). */
+export type SeverityCounts = Partial<Record<"critical" | "high" | "medium" | "low" | "info", number>>;
+
+/** A row of the fleet list (GET /api/v1/servers): the summary plus what the fleet table shows beside it. */
+export type FleetServer = ServerSummary & {
+  /** The last 24 h of status history as hourly buckets (lib/servers/status-strip.ts). */
+  statusStrip: StatusStrip;
+  openAlerts: SeverityCounts;
 };
 
 export type ToolDto = {

@@ -11,8 +11,8 @@ import type { RealtimeEvent } from "../realtime/events";
 const MAX_AGE_MS = 5_000;
 const MAX_ENTRIES = 500;
 
-/** Events after which a team's fleet list may read differently. */
-const FLEET_EVENTS = new Set<RealtimeEvent["type"]>(["server:changed", "session:statusChanged", "snapshot:recorded", "snapshot:confirmed"]);
+/** Events after which a team's fleet list (open alerts per row included) or overview may read differently. */
+const FLEET_EVENTS = new Set<RealtimeEvent["type"]>(["server:changed", "session:statusChanged", "snapshot:recorded", "snapshot:confirmed", "alert:changed"]);
 
 type Entry<T> = { generation: number; at: number; value: T };
 

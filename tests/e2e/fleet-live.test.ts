@@ -83,7 +83,7 @@ describe("fleet page in Chromium", () => {
   });
 
   it("lists the demo fleet with status, protocol and tool counts", async () => {
-    await page.goto(baseUrl);
+    await page.goto(`${baseUrl}/servers`);
     await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 30_000 });
     for (const name of ["e2e-fixture"]) await page.getByTestId(`server-row-${name}`).waitFor({ timeout: 30_000 });
     const rows = page.locator("tbody tr");
@@ -105,7 +105,7 @@ describe("fleet page in Chromium", () => {
   });
 
   it("the demo fleet's timer server gains snapshots while the page stays open", async () => {
-    await page.goto(baseUrl);
+    await page.goto(`${baseUrl}/servers`);
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const row = page.getByTestId("server-row-Release Train (demo)");
     const count = async () => Number((await row.getByTestId("last-change").innerText()).match(/(\d+) snapshot/)?.[1] ?? 0);

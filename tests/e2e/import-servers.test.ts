@@ -44,7 +44,7 @@ describe("importing servers from a config in Chromium", () => {
   });
 
   it("pastes a config, previews two servers to create without storing anything, imports them", async () => {
-    await page.goto("/");
+    await page.goto("/servers");
     await page.getByTestId("empty-fleet").waitFor();
     await page.getByRole("link", { name: "Import from a config" }).first().click();
     await page.getByRole("heading", { name: "Import servers from a config" }).waitFor();

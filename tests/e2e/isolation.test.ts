@@ -66,7 +66,7 @@ describe("two teams in two browsers", () => {
   });
 
   it("each browser sees only its own team's fleet", async () => {
-    await Promise.all([a.page!.goto("/"), b.page!.goto("/")]);
+    await Promise.all([a.page!.goto("/servers"), b.page!.goto("/servers")]);
     const countOf = (page: Page, name: string) => page.getByTestId(`server-row-${name}`).getByTestId("tool-count");
     await expect.poll(() => countOf(a.page!, A_SERVER).innerText(), { timeout: 30_000 }).toBe("2");
     await expect.poll(() => countOf(b.page!, B_SERVER).innerText(), { timeout: 30_000 }).toBe("1");

@@ -97,8 +97,12 @@ describe("security headers and the CSP in Chromium", () => {
 
   it("the signed-in pages run under the CSP without a single violation, with a live socket", async () => {
     const page = watch(await context.newPage());
-    await page.goto("/");
+    await page.goto("/servers");
     await page.getByTestId("server-row-csp-docs").waitFor({ timeout: 15_000 });
+    await page.getByTestId("status-strip").first().waitFor();
+    await page.goto("/");
+    await page.getByTestId("overview-servers-total").waitFor({ timeout: 15_000 });
+    await page.locator(".activity-chart .recharts-surface").first().waitFor({ timeout: 15_000 });
     await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
     await page.goto(`/servers/${serverId}`);
     await page.getByRole("heading", { name: "csp-docs" }).waitFor({ timeout: 15_000 });

@@ -32,7 +32,7 @@ describe("managing servers in Chromium", () => {
   });
 
   it("adds a server, showing the API's field-level errors first", async () => {
-    await page.goto("/");
+    await page.goto("/servers");
     await page.getByRole("link", { name: "Add server" }).click();
     await page.getByRole("heading", { name: "Add a server" }).waitFor();
     await page.getByRole("button", { name: "Add server" }).click();
@@ -84,7 +84,7 @@ describe("managing servers in Chromium", () => {
   it("deletes it after a confirmation", async () => {
     await page.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Yes, delete" }).click();
-    await page.waitForURL((url) => url.pathname === "/");
+    await page.waitForURL((url) => url.pathname === "/servers");
     await page.getByTestId("empty-fleet").waitFor();
     expect((await call(owner, "GET", `/api/v1/servers/${serverId}`)).status).toBe(404);
     await page.goto("/team/audit");

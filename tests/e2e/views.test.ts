@@ -51,7 +51,7 @@ describe("shared team views in Chromium", () => {
   });
 
   it("a member filters the fleet; the URL holds every filter and a reload keeps them", async () => {
-    await page.goto("/");
+    await page.goto("/servers");
     await expect.poll(() => rowNames(page), { timeout: 15_000 }).toEqual(["github-mcp", "notes-mcp", "staging-mcp"]);
     // A tag chip in the table adds that tag as a filter.
     await page.getByTestId("server-row-github-mcp").getByRole("button", { name: "prod", exact: true }).click();
@@ -61,6 +61,8 @@ describe("shared team views in Chromium", () => {
     await page.getByLabel("Name", { exact: true }).fill("git");
     await expect.poll(() => params(page).get("q")).toBe("git");
     await expect.poll(() => rowNames(page)).toEqual(["github-mcp"]);
+    // The bar is compact: the other controls open under "Filters".
+    await page.getByRole("button", { name: /^Filters/ }).click();
     await page.getByRole("checkbox", { name: "Streamable HTTP" }).check();
     await expect.poll(() => params(page).get("transport")).toBe("streamable_http");
     await page.getByRole("button", { name: "Tools", exact: true }).click();
@@ -70,17 +72,25 @@ describe("shared team views in Chromium", () => {
     await page.getByRole("checkbox", { name: "Protocol" }).uncheck();
     await expect.poll(() => params(page).get("cols")).toBe("name,status,transport,tags,toolCount,lastChangeAt");
     await page.getByRole("group", { name: "Alert severity" }).getByRole("checkbox", { name: "Critical" }).check();
-    await page.getByLabel("Alerts created").selectOption("7d");
+    await page.getByLabel("Alerts created", { exact: true }).selectOption("7d");
     await expect.poll(() => `${params(page).get("severity")} ${params(page).get("range")}`).toBe("critical 7d");
 
     await page.reload();
     await expect.poll(() => rowNames(page), { timeout: 15_000 }).toEqual(["github-mcp"]);
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("git");
+    // Collapsed again: each active filter is a removable chip in the bar.
+    expect(await page.getByTestId("active-filter-chip").allInnerTexts()).toEqual([
+      expect.stringContaining("tag prod"),
+      expect.stringContaining("transport Streamable HTTP"),
+      expect.stringContaining("severity Critical"),
+      expect.stringContaining("alerts created: Last 7 days"),
+    ]);
+    await page.getByRole("button", { name: /^Filters/ }).click();
     expect(await page.getByRole("checkbox", { name: "Streamable HTTP" }).isChecked()).toBe(true);
     expect(await page.getByTestId("tag-filter-chip").allInnerTexts()).toEqual([expect.stringContaining("prod")]);
     expect(await page.getByRole("columnheader", { name: "Protocol" }).count()).toBe(0);
     expect(await page.getByRole("columnheader", { name: /Tools/ }).getAttribute("aria-sort")).toBe("descending");
-    expect(await page.getByLabel("Alerts created").inputValue()).toBe("7d");
+    expect(await page.getByLabel("Alerts created", { exact: true }).inputValue()).toBe("7d");
     await page.getByRole("heading", { name: /Matching alerts/ }).waitFor();
     await page.screenshot({ path: screenshotPath("views-fleet-filtered"), fullPage: true });
   });
@@ -139,6 +149,8 @@ describe("shared team views in Chromium", () => {
     await page.screenshot({ path: screenshotPath("views-list"), fullPage: true });
 
     await page.goto("/");
+    // `/` is the overview unless a view is pinned: then it hands over to the fleet with the view.
+    await page.waitForURL((url) => url.pathname === "/servers", { timeout: 15_000 });
     await expect.poll(() => params(page).get("view")).toBe(viewId);
     expect(params(page).get("tag")).toBe("prod");
     await page.getByTestId("active-view").filter({ hasText: "Prod GitHub" }).filter({ hasText: "team home" }).waitFor();

@@ -24,6 +24,7 @@ import * as serverDiffRoute from "../../app/api/v1/servers/[id]/diff/route";
 import * as serverSnapshotsRoute from "../../app/api/v1/servers/[id]/snapshots/route";
 import * as toolHistoryRoute from "../../app/api/v1/servers/[id]/tools/[name]/history/route";
 import * as serversRoute from "../../app/api/v1/servers/route";
+import * as overviewRoute from "../../app/api/v1/overview/route";
 import * as serversBatchRoute from "../../app/api/v1/servers/batch/route";
 import * as serversImportRoute from "../../app/api/v1/servers/import/route";
 import * as snapshotRoute from "../../app/api/v1/snapshots/[id]/route";
@@ -83,6 +84,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/servers/:id/tools/:name/history", toolHistoryRoute],
   ["/api/v1/servers/:id", serverRoute],
   ["/api/v1/servers", serversRoute],
+  ["/api/v1/overview", overviewRoute],
   ["/api/v1/snapshots/:id", snapshotRoute],
   ["/api/v1/webhooks/:id/deliveries", webhookDeliveriesRoute],
   ["/api/v1/webhooks/:id/test", webhookTestRoute],

@@ -72,6 +72,7 @@ const LISTS: { path: string; sessionOnly?: boolean }[] = [
   { path: "/api/v1/me" },
   { path: "/api/v1/teams", sessionOnly: true },
   { path: "/api/v1/servers" },
+  { path: "/api/v1/overview" },
   { path: "/api/v1/members" },
   { path: "/api/v1/invitations" },
   { path: "/api/v1/keys" },

@@ -122,6 +122,7 @@ describe("real answers match the response schemas", () => {
   it("servers, snapshots, alerts, webhooks, views, keys and members", async () => {
     const as = team.owner.caller;
     check(R.ServerPage, expectStatus(await call("GET", "/api/v1/servers", { as }), 200).json, "GET /servers");
+    check(R.Overview, expectStatus(await call("GET", "/api/v1/overview?days=7&tz=Europe/Berlin", { as }), 200).json, "GET /overview");
     check(R.ServerDetail, expectStatus(await call("GET", `/api/v1/servers/${serverId}`, { as }), 200).json, "GET /servers/{id}");
     check(R.pageOf(R.Snapshot), expectStatus(await call("GET", `/api/v1/servers/${serverId}/snapshots`, { as }), 200).json, "GET snapshots");
     check(R.Snapshot.loose(), expectStatus(await call("GET", `/api/v1/snapshots/${snapshotId}`, { as }), 200).json, "GET /snapshots/{id}");

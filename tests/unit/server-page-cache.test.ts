@@ -21,13 +21,16 @@ describe("the fleet-list cache", () => {
     const compute = counter();
     expect(await cachedServerPage(T, "q", compute)).toBe(1);
     expect(await cachedServerPage(T, "q", compute)).toBe(1);
-    onFleetEvent({ type: "alert:changed", tenantId: T, serverId: "s", alertId: "a" });
+    onFleetEvent({ type: "view:changed", tenantId: T, viewId: "v" });
     expect(await cachedServerPage(T, "q", compute)).toBe(1);
     onFleetEvent({ type: "session:statusChanged", tenantId: "team-b", serverId: "s", status: "live" });
     expect(await cachedServerPage(T, "q", compute)).toBe(1);
     onFleetEvent({ type: "snapshot:recorded", tenantId: T, serverId: "s", snapshotId: "x" });
     expect(await cachedServerPage(T, "q", compute)).toBe(2);
-    expect(await cachedServerPage(T, "other query", compute)).toBe(3);
+    // The list carries each server's open alerts (and the overview its alert counts).
+    onFleetEvent({ type: "alert:changed", tenantId: T, serverId: "s", alertId: "a" });
+    expect(await cachedServerPage(T, "q", compute)).toBe(3);
+    expect(await cachedServerPage(T, "other query", compute)).toBe(4);
   });
 
   it("an answer computed while a change arrived is not served again", async () => {

@@ -5,7 +5,9 @@ import { ALERT_KINDS, ALERT_SEVERITIES } from "../../../lib/alerts/alert-dto";
 import { SERVER_STATUSES, VIEW_COLUMNS, VIEW_TRANSPORTS, type ViewFilters } from "../../../lib/views/view-input";
 import { KIND_LABELS, SEVERITY_LABELS } from "../alerts/labels";
 import { ChipChoices, DropdownChoices } from "./Choices";
-import { COLUMN_LABELS, TRANSPORT_LABELS, visibleColumns } from "./filter-labels";
+import { serverConditions } from "../../../lib/views/match-servers";
+import { VisibleText } from "../VisibleText";
+import { COLUMN_LABELS, conditionLabel, rangeLabel, TRANSPORT_LABELS, visibleColumns } from "./filter-labels";
 import { TagFilter } from "./TagFilter";
 import { TimeRangeField } from "./TimeRangeField";
 
@@ -44,63 +46,107 @@ export function clearFilters(filters: ViewFilters): ViewFilters {
 
 export const hasNarrowingFilters = (filters: ViewFilters) => Boolean(filters.servers || filters.alerts || filters.timeRange);
 
-/** Every control writes the URL at once (text after a short pause), so each state can be bookmarked. */
+/** One removable chip per active filter (the name query has its own box): its words and the filters without it. */
+export function activeFilterChips(filters: ViewFilters): { label: string; without: ViewFilters }[] {
+  const chips = serverConditions(filters)
+    .filter(({ condition }) => condition.field !== "query")
+    .map(({ condition, without }) => ({ label: conditionLabel(condition), without }));
+  const a = filters.alerts;
+  if (a?.kinds?.length) chips.push({ label: `alerts: ${a.kinds.map((k) => KIND_LABELS[k]).join(" or ")}`, without: withAlerts(filters, { kinds: undefined }) });
+  if (a?.severities?.length) chips.push({ label: `severity ${a.severities.map((v) => SEVERITY_LABELS[v]).join(" or ")}`, without: withAlerts(filters, { severities: undefined }) });
+  const range = rangeLabel(filters.timeRange);
+  if (range) chips.push({ label: `alerts created: ${range}`, without: withPart(filters, "timeRange", undefined) });
+  return chips;
+}
+
+/**
+ * A compact bar: the name box, the active filters as removable chips, and a button that opens
+ * every control. Each control writes the URL at once (text after a short pause), so each state can
+ * be bookmarked.
+ */
 export function FilterBar({ filters, knownTags, onChange }: { filters: ViewFilters; knownTags: string[]; onChange: FiltersChange }) {
   const s = filters.servers ?? {};
   const columns = visibleColumns(filters);
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  const chips = activeFilterChips(filters);
   return (
-    <form className="filter-bar" role="search" aria-label="Filter the fleet" onSubmit={(e) => e.preventDefault()}>
-      <div className="filter-row">
+    <form className="filter-bar compact" role="search" aria-label="Filter the fleet" onSubmit={(e) => e.preventDefault()}>
+      <div className="filter-summary">
         <NameQuery query={s.query ?? ""} onChange={(query) => onChange(withServers(filters, { query: query.trim() || undefined }), { debounced: true })} />
-        <TagFilter tags={s.tags ?? []} knownTags={knownTags} onChange={(tags) => onChange(withServers(filters, { tags }))} />
-        <ChipChoices
-          legend="Status"
-          options={SERVER_STATUSES.filter((v) => v !== "pending" || s.statuses?.includes(v)).map((v) => ({ value: v, label: v }))}
-          selected={s.statuses ?? []}
-          onChange={(statuses) => onChange(withServers(filters, { statuses }))}
-        />
-      </div>
-      <div className="filter-row">
-        <ChipChoices
-          legend="Transport"
-          options={VIEW_TRANSPORTS.map((v) => ({ value: v, label: TRANSPORT_LABELS[v] }))}
-          selected={s.transports ?? []}
-          onChange={(transports) => onChange(withServers(filters, { transports }))}
-        />
-        <DropdownChoices
-          label="Alert kinds"
-          summary={filters.alerts?.kinds?.length ? filters.alerts.kinds.map((k) => KIND_LABELS[k]).join(", ") : "Any kind"}
-          options={ALERT_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
-          selected={filters.alerts?.kinds ?? []}
-          onChange={(kinds) => onChange(withAlerts(filters, { kinds }))}
-        />
-        <ChipChoices
-          legend="Alert severity"
-          options={ALERT_SEVERITIES.map((v) => ({ value: v, label: SEVERITY_LABELS[v] }))}
-          selected={filters.alerts?.severities ?? []}
-          onChange={(severities) => onChange(withAlerts(filters, { severities }))}
-        />
-        <TimeRangeField range={filters.timeRange} onChange={(range) => onChange(withPart(filters, "timeRange", range))} />
-        <DropdownChoices
-          label="Columns"
-          summary={filters.columns ? `${columns.length} of ${VIEW_COLUMNS.length}` : "Default"}
-          options={VIEW_COLUMNS.map((c) => ({ value: c, label: COLUMN_LABELS[c], disabled: c === "name" }))}
-          selected={columns}
-          onChange={(next) => onChange(withPart(filters, "columns", next))}
-          footer={
-            filters.columns ? (
-              <button type="button" className="button small secondary" onClick={() => onChange(withPart(filters, "columns", undefined))}>
-                Default columns
+        <ul className="active-chips" aria-label="Active filters">
+          {chips.map((chip) => (
+            <li key={chip.label} className="chip on" data-testid="active-filter-chip">
+              <VisibleText text={chip.label} />
+              <button type="button" className="chip-remove" aria-label={`Remove filter: ${chip.label}`} title="Remove this filter" onClick={() => onChange(chip.without)}>
+                ×
               </button>
-            ) : null
-          }
-        />
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="button secondary filter-toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((v) => !v)}>
+          {open ? "Hide filters" : "Filters"}
+          {chips.length ? (
+            <span className="count" aria-label={`${chips.length} active`}>
+              {chips.length}
+            </span>
+          ) : null}
+        </button>
         {hasNarrowingFilters(filters) ? (
           <button type="button" className="button secondary clear-filters" onClick={() => onChange(clearFilters(filters))}>
             Clear filters
           </button>
         ) : null}
       </div>
+      {open ? (
+        <div className="filter-panel" id={panelId} data-testid="filter-panel">
+          <div className="filter-row">
+            <TagFilter tags={s.tags ?? []} knownTags={knownTags} onChange={(tags) => onChange(withServers(filters, { tags }))} />
+            <ChipChoices
+              legend="Status"
+              options={SERVER_STATUSES.filter((v) => v !== "pending" || s.statuses?.includes(v)).map((v) => ({ value: v, label: v }))}
+              selected={s.statuses ?? []}
+              onChange={(statuses) => onChange(withServers(filters, { statuses }))}
+            />
+            <ChipChoices
+              legend="Transport"
+              options={VIEW_TRANSPORTS.map((v) => ({ value: v, label: TRANSPORT_LABELS[v] }))}
+              selected={s.transports ?? []}
+              onChange={(transports) => onChange(withServers(filters, { transports }))}
+            />
+          </div>
+          <div className="filter-row">
+            <DropdownChoices
+              label="Alert kinds"
+              summary={filters.alerts?.kinds?.length ? filters.alerts.kinds.map((k) => KIND_LABELS[k]).join(", ") : "Any kind"}
+              options={ALERT_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+              selected={filters.alerts?.kinds ?? []}
+              onChange={(kinds) => onChange(withAlerts(filters, { kinds }))}
+            />
+            <ChipChoices
+              legend="Alert severity"
+              options={ALERT_SEVERITIES.map((v) => ({ value: v, label: SEVERITY_LABELS[v] }))}
+              selected={filters.alerts?.severities ?? []}
+              onChange={(severities) => onChange(withAlerts(filters, { severities }))}
+            />
+            <TimeRangeField range={filters.timeRange} onChange={(range) => onChange(withPart(filters, "timeRange", range))} />
+            <DropdownChoices
+              label="Columns"
+              summary={filters.columns ? `${columns.length} of ${VIEW_COLUMNS.length}` : "Default"}
+              options={VIEW_COLUMNS.map((c) => ({ value: c, label: COLUMN_LABELS[c], disabled: c === "name" }))}
+              selected={columns}
+              onChange={(next) => onChange(withPart(filters, "columns", next))}
+              footer={
+                filters.columns ? (
+                  <button type="button" className="button small secondary" onClick={() => onChange(withPart(filters, "columns", undefined))}>
+                    Default columns
+                  </button>
+                ) : null
+              }
+            />
+          </div>
+        </div>
+      ) : null}
     </form>
   );
 }

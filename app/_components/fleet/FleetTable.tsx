@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import type { ServerSummary } from "../../../lib/servers/server-dto";
+import type { FleetServer } from "../../../lib/servers/server-dto";
 import { SORT_KEYS, type ViewFilters } from "../../../lib/views/view-input";
 import { RelativeTime } from "../RelativeTime";
 import { StatusBadge } from "../StatusBadge";
 import { VisibleText } from "../VisibleText";
 import { COLUMN_LABELS, TRANSPORT_LABELS, type ViewColumn } from "./filter-labels";
+import { RowAlerts } from "./RowAlerts";
+import { StatusStrip } from "./StatusStrip";
 
 type Sort = ViewFilters["sort"];
 type SortKey = NonNullable<Sort>["by"];
@@ -22,7 +24,7 @@ function nextSort(current: Sort, by: SortKey): Sort {
 export type AlertCounts = { byServer: Map<string, number>; capped: boolean } | null;
 
 type Props = {
-  servers: ServerSummary[];
+  servers: FleetServer[];
   columns: ViewColumn[];
   sort: Sort;
   activeTags: string[];
@@ -69,7 +71,7 @@ export function FleetTable({ servers, columns, sort, activeTags, alertCounts, on
   );
 }
 
-function Cell({ column, server: s, activeTags, alertCounts, onTag }: { column: ViewColumn; server: ServerSummary; activeTags: string[]; alertCounts: AlertCounts; onTag: (tag: string) => void }) {
+function Cell({ column, server: s, activeTags, alertCounts, onTag }: { column: ViewColumn; server: FleetServer; activeTags: string[]; alertCounts: AlertCounts; onTag: (tag: string) => void }) {
   switch (column) {
     case "name":
       return (
@@ -80,12 +82,14 @@ function Cell({ column, server: s, activeTags, alertCounts, onTag }: { column: V
               <VisibleText text={`${s.serverInfo.name} ${s.serverInfo.version ?? ""}`} />
             </div>
           ) : null}
+          <RowAlerts serverId={s.id} counts={s.openAlerts} />
         </th>
       );
     case "status":
       return (
         <td className="error-cell">
           <StatusBadge status={s.status} reason={s.statusReason} />
+          <StatusStrip strip={s.statusStrip} />
           {s.lastError ? (
             <div className="small" title={s.lastError.message}>
               <code>{s.lastError.code}</code> <VisibleText text={s.lastError.message.slice(0, 120)} />

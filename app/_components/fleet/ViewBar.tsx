@@ -11,6 +11,7 @@ import { ALL_SERVERS } from "../../_hooks/use-view-url";
 import { VisibleText } from "../VisibleText";
 import { SaveViewForm } from "./SaveViewForm";
 import { FlashMessage, type Flash } from "../FlashMessage";
+import { fleetHref } from "../../_lib/links";
 
 type Props = {
   views: ViewDto[];
@@ -100,7 +101,7 @@ export function ViewBar({ views, active, modified, missing, filters, canWrite, o
               ))}
             </select>
           ) : null}
-          {active || pinned ? <Link href={`/?view=${ALL_SERVERS}`}>All servers</Link> : null}
+          {active || pinned ? <Link href={fleetHref(`?view=${ALL_SERVERS}`)}>All servers</Link> : null}
           <Link href="/views">Manage views</Link>
         </span>
         <FlashMessage message={message} />

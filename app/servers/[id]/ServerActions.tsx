@@ -9,6 +9,7 @@ import { ConfirmButton } from "../../_components/ConfirmButton";
 import { api, ApiError } from "../../_hooks/api";
 import { queryKeys, useCan } from "../../_hooks/queries";
 import { FlashMessage, type Flash } from "../../_components/FlashMessage";
+import { FLEET_PATH } from "../../_lib/links";
 
 /** Edit, refresh and delete — each shown only to roles that may use it (the server checks anyway). */
 export function ServerActions({ server }: { server: ServerSummary }) {
@@ -59,7 +60,7 @@ export function ServerActions({ server }: { server: ServerSummary }) {
       await api(`/api/v1/servers/${server.id}`, { method: "DELETE" });
       queryClient.removeQueries({ queryKey: queryKeys.server(server.id) });
       await queryClient.invalidateQueries({ queryKey: queryKeys.servers() });
-      router.push("/");
+      router.push(FLEET_PATH);
     } catch (e) {
       setMessage({ kind: "error", text: e instanceof ApiError ? e.message : "Could not delete the server" });
     }

@@ -6,7 +6,7 @@ import { StatusBadge } from "../../_components/StatusBadge";
 import { TokenCount } from "../../_components/charts/TokenCount";
 import { VisibleText } from "../../_components/VisibleText";
 import { ApiError, useServerQuery } from "../../_hooks/queries";
-import { diffHref } from "../../_lib/links";
+import { FLEET_PATH, diffHref } from "../../_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
 import { ServerCache } from "./ServerCache";
@@ -23,7 +23,7 @@ export function ServerPage({ id }: { id: string }) {
     return (
       <p role="alert">
         {error instanceof ApiError && error.status === 404 ? "Server not found in this team." : `Could not load the server: ${error.message}`}{" "}
-        <Link href="/">Back to the fleet</Link>
+        <Link href={FLEET_PATH}>Back to the fleet</Link>
       </p>
     );
   }
@@ -31,7 +31,7 @@ export function ServerPage({ id }: { id: string }) {
   return (
     <article aria-labelledby="server-heading">
       <p>
-        <Link href="/">← Fleet</Link>
+        <Link href={FLEET_PATH}>← Fleet</Link>
       </p>
       <div className="page-head">
         <h1 id="server-heading">

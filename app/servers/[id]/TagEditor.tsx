@@ -9,6 +9,7 @@ import { splitTags } from "../../_components/server-form/payload";
 import { VisibleText } from "../../_components/VisibleText";
 import { api, ApiError } from "../../_hooks/api";
 import { queryKeys, useCan } from "../../_hooks/queries";
+import { fleetHref } from "../../_lib/links";
 
 /** The server's tags, each a link to the fleet filtered by it; admins edit them in place. */
 export function TagEditor({ server }: { server: ServerSummary }) {
@@ -71,7 +72,7 @@ export function TagEditor({ server }: { server: ServerSummary }) {
     <span className="tags" data-testid="server-tags">
       {server.tags.length === 0 ? <span className="muted">none</span> : null}
       {server.tags.map((t) => (
-        <Link key={t} className="tag" href={`/${viewSearchString({ servers: { tags: [t] } })}`} title={`Servers tagged ${t}`}>
+        <Link key={t} className="tag" href={fleetHref(viewSearchString({ servers: { tags: [t] } }))} title={`Servers tagged ${t}`}>
           <VisibleText text={t} />
         </Link>
       ))}

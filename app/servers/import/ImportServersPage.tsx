@@ -8,6 +8,7 @@ import { useCan, useMeQuery } from "../../_hooks/queries";
 import { describeConfigText } from "../../../lib/import/detect-format";
 import { CONFIG_FORMATS, FORMAT_LABELS, type ConfigFormat } from "../../../lib/import/types";
 import { ImportTable } from "./ImportTable";
+import { FLEET_PATH } from "../../_lib/links";
 
 // Add servers from a config file people already have: pasted, or read in the browser from a file
 // (File.text(); nothing leaves the browser before "Preview"). The preview is the API's dry run;
@@ -21,7 +22,7 @@ export function ImportServersPage() {
   return (
     <section className="narrow" aria-labelledby="import-heading">
       <p>
-        <Link href="/">← Fleet</Link> · <Link href="/servers/new">Add one server by hand</Link>
+        <Link href={FLEET_PATH}>← Fleet</Link> · <Link href="/servers/new">Add one server by hand</Link>
       </p>
       <h1 id="import-heading">Import servers from a config</h1>
       {me.isPending ? (
@@ -122,7 +123,7 @@ function ImportForm() {
           <h2 id="import-result-heading">Imported</h2>
           <p role="status">
             {apply.data.summary.create} created · {apply.data.summary.update} updated · {apply.data.summary.unchanged} unchanged · {apply.data.summary.refused} refused.{" "}
-            <Link href="/">Go to the fleet</Link>
+            <Link href={FLEET_PATH}>Go to the fleet</Link>
           </p>
           <ImportTable result={apply.data} />
         </section>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ServerForm } from "../../_components/server-form/ServerForm";
 import { useCan } from "../../_hooks/queries";
+import { FLEET_PATH } from "../../_lib/links";
 
 export function NewServerPage() {
   const router = useRouter();
@@ -11,7 +12,7 @@ export function NewServerPage() {
   return (
     <section className="narrow" aria-labelledby="new-server-heading">
       <p>
-        <Link href="/">← Fleet</Link>
+        <Link href={FLEET_PATH}>← Fleet</Link>
       </p>
       <h1 id="new-server-heading">Add a server</h1>
       {can("server:write") ? (
@@ -19,7 +20,7 @@ export function NewServerPage() {
           <p className="muted">
             Several servers in a Claude, Cursor, VS Code, Windsurf or Zed config? <Link href="/servers/import">Import from a config</Link>
           </p>
-          <ServerForm server={null} onSaved={(id) => router.push(`/servers/${id}`)} onCancel={() => router.push("/")} />
+          <ServerForm server={null} onSaved={(id) => router.push(`/servers/${id}`)} onCancel={() => router.push(FLEET_PATH)} />
         </>
       ) : (
         <p role="alert">Your role may not add servers. Ask a team admin.</p>

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { ApiError, useServerQuery } from "../../../_hooks/queries";
 import { useDiffQuery } from "../../../_hooks/history-queries";
-import { diffHref, serverHref } from "../../../_lib/links";
+import { FLEET_PATH, diffHref, serverHref } from "../../../_lib/links";
 import { DiffBody } from "./DiffBody";
 import { DiffSummary } from "./DiffSummary";
 import { DIFF_KINDS, KindNav, parseDiffKind } from "./KindNav";
@@ -32,7 +32,7 @@ export function DiffPage({ id }: { id: string }) {
     return (
       <p role="alert">
         {server.error instanceof ApiError && server.error.status === 404 ? "Server not found in this team." : `Could not load the server: ${server.error.message}`}{" "}
-        <Link href="/">Back to the fleet</Link>
+        <Link href={FLEET_PATH}>Back to the fleet</Link>
       </p>
     );
   }

@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { ServerForm } from "../../../_components/server-form/ServerForm";
 import { ApiError, useCan, useServerQuery } from "../../../_hooks/queries";
 import { ServerProbeOverride } from "./ServerProbeOverride";
+import { FLEET_PATH } from "../../../_lib/links";
 
 export function EditServerPage({ id }: { id: string }) {
   const router = useRouter();
@@ -14,7 +15,7 @@ export function EditServerPage({ id }: { id: string }) {
   if (error) {
     return (
       <p role="alert">
-        {error instanceof ApiError && error.status === 404 ? "Server not found in this team." : `Could not load the server: ${error.message}`} <Link href="/">Back to the fleet</Link>
+        {error instanceof ApiError && error.status === 404 ? "Server not found in this team." : `Could not load the server: ${error.message}`} <Link href={FLEET_PATH}>Back to the fleet</Link>
       </p>
     );
   }

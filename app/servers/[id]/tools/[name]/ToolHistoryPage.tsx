@@ -4,7 +4,7 @@ import Link from "next/link";
 import { VisibleText } from "../../../../_components/VisibleText";
 import { useToolHistoryQuery, type ToolHistory } from "../../../../_hooks/history-queries";
 import { ApiError, useServerQuery } from "../../../../_hooks/queries";
-import { serverHref } from "../../../../_lib/links";
+import { FLEET_PATH, serverHref } from "../../../../_lib/links";
 import { VersionCard } from "./VersionCard";
 
 /** Every version of one tool this server has offered, each with what changed against the one before. */
@@ -18,7 +18,7 @@ export function ToolHistoryPage({ id, name }: { id: string; name: string }) {
     return (
       <p role="alert">
         {notFound ? (server.error ? "Server not found in this team." : `Not found: ${error.message}.`) : `Could not load the history: ${error.message}`}{" "}
-        {server.data ? <Link href={serverHref(id)}>Back to {server.data.server.name}</Link> : <Link href="/">Back to the fleet</Link>}
+        {server.data ? <Link href={serverHref(id)}>Back to {server.data.server.name}</Link> : <Link href={FLEET_PATH}>Back to the fleet</Link>}
       </p>
     );
   }

@@ -3,32 +3,33 @@
 import { keepPreviousData } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef } from "react";
-import { SERVER_STATUSES, type ViewFilters } from "../lib/views/view-input";
-import { isEmptyViewFilters, sameViewFilters } from "../lib/views/view-url";
-import { clearFilters, FilterBar, hasNarrowingFilters } from "./_components/fleet/FilterBar";
-import { describeFilters, visibleColumns } from "./_components/fleet/filter-labels";
-import { FleetTable, type AlertCounts } from "./_components/fleet/FleetTable";
-import { MatchingAlerts } from "./_components/fleet/MatchingAlerts";
-import { NoMatch } from "./_components/fleet/NoMatch";
-import { ViewBar } from "./_components/fleet/ViewBar";
-import { LoadMore } from "./_components/fleet/LoadMore";
-import { useCan } from "./_hooks/queries";
-import { useServerPagesQuery } from "./_hooks/server-list-queries";
-import { ALL_SERVERS, useViewUrl } from "./_hooks/use-view-url";
-import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "./_hooks/view-queries";
+import { SERVER_STATUSES, type ViewFilters } from "../../lib/views/view-input";
+import { isEmptyViewFilters, sameViewFilters } from "../../lib/views/view-url";
+import { clearFilters, FilterBar, hasNarrowingFilters } from "../_components/fleet/FilterBar";
+import { describeFilters, visibleColumns } from "../_components/fleet/filter-labels";
+import { FleetTable, type AlertCounts } from "../_components/fleet/FleetTable";
+import { MatchingAlerts } from "../_components/fleet/MatchingAlerts";
+import { NoMatch } from "../_components/fleet/NoMatch";
+import { ViewBar } from "../_components/fleet/ViewBar";
+import { LoadMore } from "../_components/fleet/LoadMore";
+import { useCan } from "../_hooks/queries";
+import { useServerPagesQuery } from "../_hooks/server-list-queries";
+import { ALL_SERVERS, useViewUrl } from "../_hooks/use-view-url";
+import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "../_hooks/view-queries";
 
 /**
  * The fleet, narrowed and ordered by filters that live in the URL. The API filters, sorts, counts
- * and pages (a team may have thousands of servers); more pages load as the list is scrolled. Opening `/` bare shows the
- * team's pinned view (its filters are written into the URL, so what is on screen is always
- * bookmarkable); `?view=all` shows every server on purpose.
+ * and pages (a team may have thousands of servers); more pages load as the list is scrolled. Opening /servers bare
+ * (the Fleet link, or `/` when a view is pinned: app/HomePage.tsx) shows the team's pinned view
+ * (its filters are written into the URL, so what is on screen is always bookmarkable);
+ * `?view=all` shows every server on purpose.
  */
 export function FleetPage() {
   const views = useViewsQuery();
   const can = useCan();
   const url = useViewUrl();
 
-  // The team's home applies only to a bare `/`, and only while the views are known.
+  // The team's home applies only to a bare /servers, and only while the views are known.
   const pinned = views.data?.find((v) => v.pinned) ?? null;
   const home = !url.hasFilterParams && url.view === null ? pinned : null;
   const filters: ViewFilters = home ? home.filters : url.filters;
@@ -36,7 +37,7 @@ export function FleetPage() {
   const { showView } = url;
   useEffect(() => {
     if (!home) {
-      applied.current = false; // back on a bare `/` later (the Fleet link): apply it again
+      applied.current = false; // back on a bare /servers later (the Fleet link): apply it again
       return;
     }
     if (applied.current) return;
