@@ -3,6 +3,7 @@ import type { Severity } from "../audit/types";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import { Prisma } from "../generated/prisma/client";
+import { sumTeamContextTokens } from "../context-tokens/team-context-tokens";
 import { cachedServerPage } from "../servers/server-page-cache";
 import type { StoredDiffSummary } from "../snapshots/summarize-change";
 import { invalidInput } from "../validation";
@@ -117,11 +118,12 @@ export async function getOverview(ctx: ServiceContext, rawQuery: unknown, now = 
 }
 
 async function readOverview(ctx: ServiceContext, q: OverviewQuery, now: Date): Promise<Overview> {
-  const [[counts], timeline, changes, alerts] = await Promise.all([
+  const [[counts], timeline, changes, alerts, tokens] = await Promise.all([
     ctx.db.$queryRaw<CountsRow[]>(overviewCountsSql(ctx, now)),
     ctx.db.$queryRaw<{ day: string; changes: number; alerts: number }[]>(overviewTimelineSql(ctx, now, q.days, q.tz)),
     latestChanges(ctx),
     latestAlerts(ctx),
+    sumTeamContextTokens(ctx.db, ctx.tenantId),
   ]);
   const byStatus = counts?.byStatus ?? {};
   const bySeverity = counts?.openBySeverity ?? {};
@@ -131,7 +133,8 @@ async function readOverview(ctx: ServiceContext, q: OverviewQuery, now: Date): P
     openAlerts: { total: sum(bySeverity), bySeverity },
     changes: { last24h: counts?.changes24h ?? 0, last7d: counts?.changes7d ?? 0 },
     tools: { total: counts?.toolTotal ?? 0 },
-    contextTokens: null,
+    // null until at least one server's latest snapshot is counted (a fresh instance backfills).
+    contextTokens: tokens.countedServers > 0 ? tokens.totalTokens : null,
     timeline: { timeZone: q.tz, days: timeline },
     latestChanges: changes,
     latestAlerts: alerts,

@@ -63,19 +63,19 @@ describe("overview and fleet strips (real Postgres, fixed now)", () => {
         { tenantId: other.tenantId, serverId: id.foreign, fromStatus: null, toStatus: "down", at: ago(3 * H) },
       ],
     });
-    const snap = (tenantId: string, serverId: string, n: number, at: Date, toolCount: number, diffSummary: object | null) => ({
-      tenantId, serverId, contentHash: `h-${serverId}-${n}`, toolCount, trigger: "poll", takenAt: at, toolVersionIds: [], ...(diffSummary ? { diffSummary } : {}),
+    const snap = (tenantId: string, serverId: string, n: number, at: Date, toolCount: number, diffSummary: object | null, contextTokens: number | null = null) => ({
+      tenantId, serverId, contentHash: `h-${serverId}-${n}`, toolCount, trigger: "poll", takenAt: at, toolVersionIds: [], contextTokens, ...(diffSummary ? { diffSummary } : {}),
     });
     await db.snapshot.createMany({
       data: [
         snap(t, id.alpha, 1, ago(10 * D), 2, null),
-        snap(t, id.alpha, 2, ago(3 * D), 3, diff({ added: 1, highest: "INFO" })),
-        snap(t, id.alpha, 3, ago(2 * H), 3, diff({ changed: 1, highest: "WARN" })),
-        snap(t, id.beta, 1, ago(20 * H), 5, null),
+        snap(t, id.alpha, 2, ago(3 * D), 3, diff({ added: 1, highest: "INFO" }), 999),
+        snap(t, id.alpha, 3, ago(2 * H), 3, diff({ changed: 1, highest: "WARN" }), 300),
+        snap(t, id.beta, 1, ago(20 * H), 5, null, 500),
         snap(t, id.gamma, 1, ago(6 * D), 3, null),
         snap(t, id.gamma, 2, ago(25 * H), 2, diff({ removed: 1, highest: "ERR" })),
         snap(other.tenantId, id.foreign, 1, ago(2 * D), 7, null),
-        snap(other.tenantId, id.foreign, 2, ago(1 * H), 8, diff({ added: 1 })),
+        snap(other.tenantId, id.foreign, 2, ago(1 * H), 8, diff({ added: 1 }), 7000),
       ],
     });
     const alert = (tenantId: string, serverId: string, key: string, severity: "critical" | "high" | "medium" | "low" | "info", status: "open" | "acknowledged" | "resolved", at: Date) => ({
@@ -97,7 +97,7 @@ describe("overview and fleet strips (real Postgres, fixed now)", () => {
     await ctx.db.mcpServer.deleteMany({ where: { tenantId: { in: [ctx.tenantId, other.tenantId] } } });
   });
 
-  it("getOverview() counts servers by status, open alerts by severity, changes, tools; tokens are not measured yet", async () => {
+  it("getOverview() counts servers by status, open alerts by severity, changes, tools and context tokens", async () => {
     const o = await getOverview(ctx, { days: "7" }, NOW);
     expect(o.generatedAt).toBe("2026-12-03T12:00:00.000Z");
     expect(o.servers).toEqual({ total: 3, byStatus: { live: 1, degraded: 1, stopped: 1 } });
@@ -105,7 +105,9 @@ describe("overview and fleet strips (real Postgres, fixed now)", () => {
     // 24 h: alpha's change 2 h ago (gamma's is 25 h old; beta's first listing is no change).
     expect(o.changes).toEqual({ last24h: 1, last7d: 3 });
     expect(o.tools).toEqual({ total: 3 + 5 + 2 });
-    expect(o.contextTokens).toBeNull();
+    // Each server's latest snapshot: alpha 300 (not its older 999), beta 500, gamma uncounted;
+    // the other team's 7,000 is not ours.
+    expect(o.contextTokens).toBe(800);
   });
 
   it("getOverview() gives changes and opened alerts per UTC day, today last", async () => {
