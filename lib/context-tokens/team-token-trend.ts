@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db";
+import { Prisma } from "../generated/prisma/client";
 
 /** The team's total on one UTC day: the sum over servers of each one's latest snapshot at the day's end. */
 export type DailyTeamTokens = {
@@ -28,27 +29,38 @@ const utcDay = (date: Date) => date.toISOString().slice(0, 10);
  * Deleted servers take their snapshots with them, so they leave the past totals too.
  */
 export async function sumTeamTokensPerDay(db: Db | Tx, tenantId: string, days: number, now = new Date()): Promise<DailyTeamTokens[]> {
+  const rows = await db.$queryRaw<Row[]>(teamTokensPerDaySql(tenantId, days, now));
+  return rows.map((r) => {
+    const counted = Number(r.counted);
+    return { day: typeof r.day === "string" ? r.day.slice(0, 10) : utcDay(r.day), tokens: counted > 0 ? Number(r.tokens) : null, countedServers: counted };
+  });
+}
+
+/** The statement alone, for EXPLAIN (bench/context-budget-trend.ts). */
+export function teamTokensPerDaySql(tenantId: string, days: number, now: Date): Prisma.Sql {
+  // The bounds as parameters, not computed in SQL: the planner then sees them as constants and
+  // reads only the window's rows from the snapshot indexes.
   const today = utcDay(now);
-  const rows = await db.$queryRaw<Row[]>`
-    WITH bounds AS (
-      SELECT ${today}::date - (${days}::int - 1) AS first_day,
-             ((${today}::date - (${days}::int - 1))::timestamp AT TIME ZONE 'UTC') AS opens_at,
-             ((${today}::date + 1)::timestamp AT TIME ZONE 'UTC') AS closes_at
-    ),
+  const firstDay = new Date(`${today}T00:00:00Z`);
+  firstDay.setUTCDate(firstDay.getUTCDate() - (days - 1));
+  const opensAt = firstDay;
+  const closesAt = new Date(`${today}T00:00:00Z`);
+  closesAt.setUTCDate(closesAt.getUTCDate() + 1);
+  return Prisma.sql`
+    WITH bounds AS (SELECT ${utcDay(firstDay)}::date AS first_day),
     points AS (
       SELECT m.id AS server_id, o.taken_at, o.id, o.context_tokens
         FROM mcp_server m
-        CROSS JOIN bounds b
         CROSS JOIN LATERAL (
           SELECT sn.taken_at, sn.id, sn.context_tokens FROM snapshot sn
-           WHERE sn.server_id = m.id AND sn.tenant_id = m.tenant_id AND sn.taken_at < b.opens_at
+           WHERE sn.server_id = m.id AND sn.tenant_id = m.tenant_id AND sn.taken_at < ${opensAt}::timestamptz
            ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1
         ) o
        WHERE m.tenant_id = ${tenantId}::uuid
       UNION ALL
       SELECT sn.server_id, sn.taken_at, sn.id, sn.context_tokens
-        FROM snapshot sn, bounds b
-       WHERE sn.tenant_id = ${tenantId}::uuid AND sn.taken_at >= b.opens_at AND sn.taken_at < b.closes_at
+        FROM snapshot sn
+       WHERE sn.tenant_id = ${tenantId}::uuid AND sn.taken_at >= ${opensAt}::timestamptz AND sn.taken_at < ${closesAt}::timestamptz
     ),
     steps AS (
       SELECT GREATEST((p.taken_at AT TIME ZONE 'UTC')::date, b.first_day) AS day,
@@ -65,8 +77,4 @@ export async function sumTeamTokensPerDay(db: Db | Tx, tenantId: string, days: n
      CROSS JOIN LATERAL generate_series(b.first_day, ${today}::date, interval '1 day') AS d(day)
       LEFT JOIN per_day p ON p.day = d.day::date
      ORDER BY d.day`;
-  return rows.map((r) => {
-    const counted = Number(r.counted);
-    return { day: typeof r.day === "string" ? r.day.slice(0, 10) : utcDay(r.day), tokens: counted > 0 ? Number(r.tokens) : null, countedServers: counted };
-  });
 }

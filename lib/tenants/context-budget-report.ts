@@ -59,7 +59,7 @@ export async function getContextBudgetReport(ctx: ServiceContext, input: unknown
     }),
   ]);
   if (!tenant) throw new AppError("NOT_FOUND", "Team not found");
-  const { largest: _largest, ...totals } = team;
+  const totals = { totalTokens: team.totalTokens, servers: team.servers, countedServers: team.countedServers, encoding: team.encoding };
   const budgetTokens = tenant.contextBudgetTokens;
   return {
     ...totals,
