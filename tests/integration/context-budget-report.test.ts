@@ -1,6 +1,7 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
 import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ContextBudgetReport } from "../../lib/openapi/responses";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
 import { getContextBudgetReport } from "../../lib/tenants/context-budget-report";
 import { testDb } from "../helpers/factories";
@@ -89,6 +90,7 @@ describe("the context budget report", () => {
     expected.push({ day: dayString(1), tokens: 29, countedServers: 2 });
     expected.push({ day: dayString(0), tokens: 43, countedServers: 2 });
     expect(r.trend).toEqual(expected);
+    expect(() => ContextBudgetReport.parse(r)).not.toThrow(); // the OpenAPI document's schema
   });
 
   it("lists the costliest servers with their tool counts and tokens per tool, largest first", async () => {
