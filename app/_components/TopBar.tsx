@@ -17,6 +17,7 @@ const LINKS: { href: string; label: string; needs: Permission }[] = [
   { href: "/views", label: "Views", needs: "team:read" },
   { href: "/collisions", label: "Collisions", needs: "team:read" },
   { href: "/team", label: "Team", needs: "team:read" },
+  { href: "/team/budget", label: "Budget", needs: "team:read" },
   { href: "/team/cache", label: "Cache", needs: "team:read" },
   { href: "/team/webhooks", label: "Webhooks", needs: "webhook:manage" },
   { href: "/team/keys", label: "API keys", needs: "key:manage" },

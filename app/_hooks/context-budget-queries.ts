@@ -3,11 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Page, SnapshotDto } from "../../lib/servers/server-dto";
 import type { ContextBudgetDto } from "../../lib/tenants/context-budget";
+import type { ContextBudgetReport } from "../../lib/tenants/context-budget-report";
 import type { TokenPoint } from "../_components/charts/TokenTrendChart";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 
-export type { ContextBudgetDto };
+export type { ContextBudgetDto, ContextBudgetReport };
 
 /** Snapshots shown in a server's token trend (the newest ones). */
 const TREND_SNAPSHOTS = 100;
@@ -29,12 +30,17 @@ export const useTokenTrendQuery = (serverId: string) =>
 export const useContextBudgetQuery = () =>
   useQuery({ queryKey: contextBudgetKey(), queryFn: () => api<ContextBudgetDto>("/api/v1/team/context-budget"), refetchInterval: 30_000 });
 
+/** The budget page's report (GET /api/v1/team/context-budget/report); under the budget key, so a saved budget refetches it. */
+export const useContextBudgetReportQuery = () =>
+  useQuery({ queryKey: [...contextBudgetKey(), "report"] as const, queryFn: () => api<ContextBudgetReport>("/api/v1/team/context-budget/report"), refetchInterval: 30_000 });
+
 export function useUpdateContextBudget() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (budgetTokens: number | null) => api<ContextBudgetDto>("/api/v1/team/context-budget", { method: "PATCH", body: { budgetTokens } }),
     onSuccess: (dto) => {
       client.setQueryData(contextBudgetKey(), dto);
+      void client.invalidateQueries({ queryKey: [...contextBudgetKey(), "report"] });
       void client.invalidateQueries({ queryKey: queryKeys.alerts() });
     },
   });

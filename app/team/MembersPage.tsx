@@ -9,7 +9,7 @@ import { RoleBadge } from "../_components/RoleBadge";
 import { api, ApiError } from "../_hooks/api";
 import { queryKeys, useMeQuery, useMembersQuery } from "../_hooks/queries";
 import { grantableRoles, type Me, type Member, type Role } from "../_hooks/types";
-import { ContextBudgetForm } from "./ContextBudgetForm";
+import { ContextBudgetSummary } from "./ContextBudgetSummary";
 import { IdentityProbeSettings } from "./IdentityProbeSettings";
 import { InviteForm } from "./InviteForm";
 import { PendingInvitations } from "./PendingInvitations";
@@ -56,7 +56,7 @@ export function MembersPage() {
       ) : (
         <p className="muted">Only team owners and admins can invite people or change roles.</p>
       )}
-      <ContextBudgetForm canEdit={me.permissions.includes("server:write")} />
+      <ContextBudgetSummary />
       <IdentityProbeSettings />
     </section>
   );

@@ -20,6 +20,7 @@ import { TeamProbeSettingsPatch } from "../identity-probes/settings-schema";
 import { ListServersQuery } from "../servers/server-list-query";
 import { QuotaInput } from "../tenants/team-quota";
 import { ContextBudgetPatch } from "../tenants/context-budget";
+import { ContextBudgetReportInput } from "../tenants/context-budget-report";
 import { ShareInput, ViewInput, ViewPatch } from "../views/view-input";
 import { CreateWebhookInput, ListDeliveriesInput, UpdateWebhookInput } from "../webhooks/webhook-input";
 import { ListCollisionsQuery } from "../collisions/list-collisions";
@@ -85,6 +86,7 @@ export const OPERATIONS: Operation[] = [
   { method: "PATCH", path: "/team/identity-probes", tag: "Teams", summary: "Change the team's identity-probe defaults (admins)", body: TeamProbeSettingsPatch, response: R.TeamIdentityProbeSettings },
   { method: "GET", path: "/team/context-budget", tag: "Teams", summary: "The team's context budget and what its tool lists cost now (≈ o200k_base tokens)", response: R.ContextBudget },
   { method: "PATCH", path: "/team/context-budget", tag: "Teams", summary: "Set or turn off the team's context budget (admins)", body: ContextBudgetPatch, response: R.ContextBudget },
+  { method: "GET", path: "/team/context-budget/report", tag: "Teams", summary: "The budget page: the total against the budget, the costliest servers, the total per UTC day, the open alert", query: ContextBudgetReportInput, response: R.ContextBudgetReport },
   { method: "POST", path: "/servers/{id}/oauth/authorize", tag: "Servers", summary: "Start an OAuth authorization (admins; returns the provider's URL)", access: "session", response: R.OAuthAuthorization },
   {
     method: "GET",

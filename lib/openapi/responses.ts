@@ -381,6 +381,23 @@ export const ContextBudget = z
     alertId: z.string().nullable().describe("The team's open context_budget alert"),
   })
   .meta({ id: "ContextBudget" });
+export const ContextBudgetReport = z
+  .strictObject({
+    budgetTokens: z.number().int().nullable().describe("The team's budget in ≈ o200k_base tokens; null: off"),
+    totalTokens: z.number().int().describe("Sum over each server's latest snapshot"),
+    servers: z.number().int(),
+    countedServers: z.number().int(),
+    encoding: z.literal("o200k_base"),
+    percentOfBudget: z.number().nullable().describe("totalTokens / budgetTokens × 100, one decimal; null without a budget"),
+    topServers: z
+      .array(z.strictObject({ serverId: z.string(), serverName: z.string(), contextTokens: z.number().int(), toolCount: z.number().int(), tokensPerTool: z.number().int().nullable() }))
+      .describe("Largest latest counted snapshot first, at most `top`"),
+    trend: z
+      .array(z.strictObject({ day: z.string().describe("YYYY-MM-DD, UTC"), tokens: z.number().int().nullable(), countedServers: z.number().int() }))
+      .describe("Per UTC day, oldest first: the sum over servers of each one's latest snapshot at the day's end; null before any counted snapshot"),
+    alert: z.strictObject({ id: z.string(), status: z.enum(["open", "acknowledged"]), title: z.string(), openedAt: z.string() }).nullable(),
+  })
+  .meta({ id: "ContextBudgetReport" });
 export const IdentityProbeState = z
   .strictObject({
     settings: z.strictObject({

@@ -19,6 +19,7 @@ describe("context tokens in Chromium", () => {
   let account: Account;
   let page: Page;
   let serverId: string;
+  let teamId: string;
 
   beforeAll(async () => {
     product = await startProduct();
@@ -26,7 +27,7 @@ describe("context tokens in Chromium", () => {
     writeFixtureState(state, { tools: [{ name: "echo", description: "Echo the input.", inputSchema: { type: "object" } }] });
     fixture = await startHttpFixture(state);
     ({ context, account } = await signedUpContext(product.browser, product.baseUrl, "tokens"));
-    await createTeam(account, "tokens", "Tokens team");
+    teamId = (await createTeam(account, "tokens", "Tokens team")).id;
     serverId = await addHttpServer(account, "tokens-mcp", fixture.url);
     page = await context.newPage();
   });
@@ -62,10 +63,44 @@ describe("context tokens in Chromium", () => {
     await page.screenshot({ path: screenshotPath("server-context-tokens"), fullPage: true });
   });
 
-  it("an admin sets a budget below the total on the team page and gets the context_budget alert at once", async () => {
+  it("the budget page shows the total, the top server and the daily trend, and its empty state before anything is counted", async () => {
+    await page.goto("/team/budget");
+    const total = page.getByTestId("budget-total-tokens");
+    await total.waitFor({ timeout: 30_000 });
+    expect(await total.innerText()).toBe(`${ECHO_TOKENS} ≈ tokens, o200k_base`);
+    const top = page.getByTestId("costliest-servers").locator("tbody tr");
+    expect(await top.count()).toBe(1);
+    expect(await top.first().innerText()).toMatch(new RegExp(`^tokens-mcp\\s+${ECHO_TOKENS}\\s+100%\\s+1\\s+${ECHO_TOKENS}$`));
+    const chart = page.getByTestId("token-trend");
+    await chart.locator("svg").first().waitFor({ timeout: 15_000 });
+    // Only today has a snapshot: 29 uncounted days, then the total.
+    expect(await chart.locator("figcaption").innerText()).toContain(`${ECHO_TOKENS} → ${ECHO_TOKENS} over 1 day`);
+    await top.first().getByRole("link", { name: "tokens-mcp" }).click();
+    await page.waitForURL(`**/servers/${serverId}`);
+
+    await createTeam(account, "tokens-empty", "Empty budget team");
+    await page.goto("/team/budget");
+    await page.getByTestId("budget-empty").getByText("The team has no servers.").waitFor({ timeout: 15_000 });
+  });
+
+  it("an admin sets a budget below the total on the budget page: the meter, the alert link, and the Team page's summary", async () => {
+    // Back to the team with the server (the empty team above became the active one).
+    expect((await call(account, "POST", "/api/v1/teams/active", { teamId })).status).toBe(200);
     await page.goto("/team");
+    await page.getByTestId("team-context-tokens").waitFor({ timeout: 15_000 });
+    await page.getByRole("link", { name: "See the budget page" }).click();
+    await page.waitForURL("**/team/budget");
     await page.getByLabel("Budget (tokens)").fill("10");
     await page.getByRole("button", { name: "Save budget" }).click();
+    const meter = page.getByRole("meter", { name: "Context tokens used of the budget" });
+    await meter.waitFor({ timeout: 15_000 });
+    expect(await meter.getAttribute("aria-valuenow")).toBe("10");
+    expect(await meter.getAttribute("aria-valuemax")).toBe("10");
+    expect(await page.getByTestId("budget-percent").innerText()).toBe(`${(ECHO_TOKENS / 10) * 100}%`);
+    const alert = page.getByTestId("budget-alert");
+    await alert.waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: screenshotPath("budget-page"), fullPage: true });
+    await page.goto("/team");
     const summary = page.getByTestId("team-context-tokens");
     await summary.getByText(`over by ${ECHO_TOKENS - 10}`).waitFor({ timeout: 15_000 });
     await summary.getByRole("link", { name: "alert" }).click();

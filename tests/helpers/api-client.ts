@@ -47,6 +47,7 @@ import * as quotaRoute from "../../app/api/v1/quota/route";
 import * as serverIdentityProbesRoute from "../../app/api/v1/servers/[id]/identity-probes/route";
 import * as teamIdentityProbesRoute from "../../app/api/v1/team/identity-probes/route";
 import * as teamContextBudgetRoute from "../../app/api/v1/team/context-budget/route";
+import * as teamContextBudgetReportRoute from "../../app/api/v1/team/context-budget/report/route";
 import * as adminQuotasRoute from "../../app/api/v1/admin/quotas/route";
 import * as adminTeamQuotaRoute from "../../app/api/v1/admin/teams/[id]/quota/route";
 import { getAuth } from "../../lib/auth/auth";
@@ -109,6 +110,7 @@ const ROUTES: [string, RouteModule][] = [
   ["/api/v1/servers/:id/identity-probes", serverIdentityProbesRoute],
   ["/api/v1/team/identity-probes", teamIdentityProbesRoute],
   ["/api/v1/team/context-budget", teamContextBudgetRoute],
+  ["/api/v1/team/context-budget/report", teamContextBudgetReportRoute],
   ["/api/v1/admin/quotas", adminQuotasRoute],
   ["/api/v1/admin/teams/:id/quota", adminTeamQuotaRoute],
 ];

@@ -1,16 +1,14 @@
 "use client";
 
-import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { FormError, TextField } from "../_components/Field";
-import { TokenCount } from "../_components/charts/TokenCount";
-import { ApiError } from "../_hooks/api";
-import { useContextBudgetQuery, useUpdateContextBudget } from "../_hooks/context-budget-queries";
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../lib/context-tokens/encoding";
+import { FormError, TextField } from "../../_components/Field";
+import { ApiError } from "../../_hooks/api";
+import { useContextBudgetQuery, useUpdateContextBudget } from "../../_hooks/context-budget-queries";
+import { CONTEXT_TOKENS_LABEL } from "../../../lib/context-tokens/encoding";
 
 /**
- * The team's context budget: what all its servers' tool lists may cost together in a model's
- * context before a context_budget alert warns (docs/context-budget.md). Admins edit, everyone reads.
+ * Sets the team's context budget: what all its servers' tool lists may cost together in a model's
+ * context before a context_budget alert warns (docs/context-budget.md). Admins only; others are told so.
  */
 export function ContextBudgetForm({ canEdit }: { canEdit: boolean }) {
   const { data, error: loadError } = useContextBudgetQuery();
@@ -45,34 +43,9 @@ export function ContextBudgetForm({ canEdit }: { canEdit: boolean }) {
   }
 
   return (
-    <section className="card" aria-labelledby="budget-heading">
-      <h2 id="budget-heading">Context budget</h2>
+    <section className="card" aria-labelledby="budget-form-heading">
+      <h2 id="budget-form-heading">Set the budget</h2>
       {loadError ? <p role="alert">Could not load the budget: {loadError.message}</p> : null}
-      {data ? (
-        <p data-testid="team-context-tokens">
-          The team&apos;s tool lists cost <TokenCount tokens={data.totalTokens} /> together now
-          {data.countedServers < data.servers ? ` (${data.countedServers} of ${data.servers} servers counted so far)` : ""}.{" "}
-          {data.budgetTokens != null ? (
-            <>
-              Budget: <strong>{formatTokens(data.budgetTokens)}</strong>
-              {data.totalTokens > data.budgetTokens ? (
-                <>
-                  {" "}
-                  — <strong className="warn-text">over by {formatTokens(data.totalTokens - data.budgetTokens)}</strong>
-                  {data.alertId ? (
-                    <>
-                      {" "}
-                      (<Link href={`/alerts/${data.alertId}`}>alert</Link>)
-                    </>
-                  ) : null}
-                </>
-              ) : null}
-            </>
-          ) : (
-            "No budget is set."
-          )}
-        </p>
-      ) : null}
       {canEdit ? (
         <form className="form inline-form" onSubmit={submit} noValidate>
           <TextField
