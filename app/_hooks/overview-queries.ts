@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { Overview } from "../../lib/overview/overview-dto";
+import type { ContextBudgetReport } from "../../lib/tenants/context-budget-report";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 
@@ -21,3 +22,14 @@ export const useOverviewQuery = (days = 14) => {
     queryFn: () => api<Overview>(`/api/v1/overview?${new URLSearchParams({ days: String(days), tz }).toString()}`),
   });
 };
+
+/**
+ * The team's context tokens per day for the overview's token chart (the budget page's report,
+ * without its server table). Under the fleet's key like the overview, so a change that adds a
+ * tool moves the chart's last point without a reload.
+ */
+export const useOverviewTokenTrendQuery = (days = 14) =>
+  useQuery({
+    queryKey: [...queryKeys.servers(), "overview-token-trend", days] as const,
+    queryFn: () => api<ContextBudgetReport>(`/api/v1/team/context-budget/report?days=${days}&top=1`),
+  });

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { ActivityChart } from "../_components/overview/ActivityChart";
 import { LatestFeed } from "../_components/overview/LatestFeed";
 import { OverviewCards } from "../_components/overview/OverviewCards";
+import { TokenTrendCard } from "../_components/overview/TokenTrendCard";
 import { useOverviewQuery } from "../_hooks/overview-queries";
 import { useCan } from "../_hooks/queries";
 import { FLEET_PATH } from "../_lib/links";
@@ -47,7 +48,10 @@ export function OverviewPage() {
         </div>
       ) : null}
       <OverviewCards overview={data} />
-      <ActivityChart timeline={data.timeline} />
+      <div className="overview-charts">
+        <ActivityChart timeline={data.timeline} />
+        <TokenTrendCard />
+      </div>
       <LatestFeed changes={data.latestChanges} alerts={data.latestAlerts} />
     </section>
   );

@@ -34,6 +34,15 @@ describe("overview page in Chromium", () => {
     await product?.stop();
   });
 
+  let tokensBefore = 0;
+  const tokensOf = (shown: string) => Number(shown.replace(/[^\d]/g, ""));
+  /** The last number of the token chart's caption ("…: 120 → 180 over 2 days"). */
+  const latestTrendTokens = async (p: Page) => {
+    const caption = await p.getByTestId("overview-token-trend").getByTestId("token-trend").locator("figcaption").innerText();
+    const match = /→ ([\d,]+)/.exec(caption);
+    return match ? tokensOf(match[1]!) : null;
+  };
+
   it("is the team's home; with no servers it says how to add or import them", async () => {
     await page.goto("/");
     const empty = page.getByTestId("overview-empty");
@@ -55,6 +64,12 @@ describe("overview page in Chromium", () => {
     expect(await text(page, "overview-changes-24h")).toBe("0");
     expect(await text(page, "overview-changes-7d")).toBe("0");
     expect(await page.getByTestId("overview-empty").count()).toBe(0);
+    // The tokens card and the token chart's latest day agree (two reads: the overview's sum and
+    // the budget report's trend).
+    await expect.poll(() => text(page, "overview-context-tokens"), { timeout: 30_000 }).toMatch(/^[\d,]+$/);
+    tokensBefore = tokensOf(await text(page, "overview-context-tokens"));
+    expect(tokensBefore).toBeGreaterThan(0);
+    await expect.poll(() => latestTrendTokens(page), { timeout: 30_000 }).toBe(tokensBefore);
   });
 
   it("moves the counts, the chart's table and the feed without a reload when the worker records a change", async () => {
@@ -73,6 +88,10 @@ describe("overview page in Chromium", () => {
     // Open alerts as the alerts API counts them (whatever the policy raised for the new tool).
     const openInApi = async () => String(((await ok(owner, "GET", `/api/v1/alerts?status=open&serverId=${serverId}&limit=100`)) as { items: unknown[] }).items.length);
     await expect.poll(async () => (await text(page, "overview-alerts-open")) === (await openInApi()), { timeout: 20_000 }).toBe(true);
+    // A third tool costs tokens: the card and the chart's last point both rise, still without a reload.
+    await expect.poll(async () => tokensOf(await text(page, "overview-context-tokens")), { timeout: 30_000 }).toBeGreaterThan(tokensBefore);
+    const tokensAfter = tokensOf(await text(page, "overview-context-tokens"));
+    await expect.poll(() => latestTrendTokens(page), { timeout: 30_000 }).toBe(tokensAfter);
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await page.screenshot({ path: screenshotPath("overview"), fullPage: true });
   });
