@@ -6,7 +6,8 @@ import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
 import type { AlertSummary, BulkAcknowledgeResult } from "./alert-dto";
 import { lockServer, toAlertSummary } from "./alert-store";
-import { AcknowledgeInput, BulkAcknowledgeInput, commentOf, parseInput } from "./decision-input";
+import { AcknowledgeInput, BulkAcknowledgeInput, commentOf } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /** open → acknowledged ("someone is on it"). Acknowledging twice is a no-op; a resolved alert is a 409. */

@@ -4,7 +4,8 @@ import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, resolveAlert, toAlertSummary } from "./alert-store";
-import { ApproveInput, commentOf, parseInput } from "./decision-input";
+import { ApproveInput, commentOf } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**

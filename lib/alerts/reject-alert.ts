@@ -5,7 +5,8 @@ import { AppError } from "../errors";
 import { notifyInTx } from "../realtime/notify";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, toAlertSummary } from "./alert-store";
-import { commentOf, parseInput, RejectInput } from "./decision-input";
+import { commentOf, RejectInput } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**

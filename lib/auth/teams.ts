@@ -5,7 +5,8 @@ import type { Db } from "../db";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
-import { invalidInput } from "../validation";
+import { invalidInput, parseInput } from "../validation";
+import type { Principal } from "./authenticate";
 
 // Teams are tenants (better-auth's organizations live in the same table).
 /** POST /api/v1/teams/active: switch the session's active team. */
@@ -65,4 +66,21 @@ export async function switchTeam(db: Db, userId: string, sessionToken: string, t
   const member = await db.member.findFirst({ where: { userId, tenantId }, select: { id: true } });
   if (!member) throw new AppError("NOT_FOUND", "Team not found");
   await db.session.updateMany({ where: { token: sessionToken, userId }, data: { activeTenantId: tenantId } });
+}
+
+type SignedInUser = Extract<Principal, { kind: "user" }>;
+
+/** POST /api/v1/teams: a signed-in person creates a team, becomes its owner, and it becomes their session's active team. */
+export async function createOwnTeam(db: Db, user: SignedInUser, raw: unknown): Promise<{ id: string; slug: string; name: string }> {
+  const actor: Actor = { kind: "user", id: user.userId, label: user.email, role: "owner", instanceAdmin: user.instanceAdmin };
+  const team = await createTeam(db, raw, { userId: user.userId, email: user.email }, actor);
+  await switchTeam(db, user.userId, user.sessionToken, team.id);
+  return team;
+}
+
+/** POST /api/v1/teams/active: `{ teamId }` becomes the session's active team (a team the user is not in: 404). */
+export async function switchActiveTeam(db: Db, user: SignedInUser, raw: unknown): Promise<{ activeTeamId: string }> {
+  const { teamId } = parseInput(SwitchTeamInput, raw);
+  await switchTeam(db, user.userId, user.sessionToken, teamId);
+  return { activeTeamId: teamId };
 }

@@ -10,7 +10,9 @@ import { getSecretKey } from "../secrets";
 import { invalidInput } from "../validation";
 import { invalidateServerPages } from "./server-page-cache";
 import { assertWithinQuota } from "../tenants/team-quota";
-import { prepareServerCreate, withNameConflict, type StdioPermission } from "./save-server";
+import { prepareServerCreate, type StdioPermission } from "./prepare-server-write";
+import { withNameConflict } from "./server-name-conflict";
+import { stdioPermissionFor } from "./stdio-policy";
 import { targetRefusals } from "../network/check-target";
 
 export const MAX_BATCH_SERVERS = 1_000;
@@ -34,7 +36,7 @@ type ItemProblem = BatchItemError & { code: AppError["code"] };
  * written. The writes are set-based (one INSERT of servers, one of audit events) in one
  * transaction, and the worker is told once.
  */
-export async function createServersBatch(ctx: ServiceContext, raw: unknown, permission: StdioPermission): Promise<BatchCreated> {
+export async function createServersBatch(ctx: ServiceContext, raw: unknown, permission: StdioPermission = stdioPermissionFor(ctx)): Promise<BatchCreated> {
   requirePermission(ctx, "server:write");
   const parsed = BatchInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);

@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { Prisma, type SavedView } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
+import { readerOf } from "../transaction";
 import { invalidInput } from "../validation";
 import type { ViewDto } from "./view-dto";
 import { storedViewFilters, ViewInput, ViewPatch } from "./view-input";
@@ -25,9 +26,9 @@ export function toViewDto(row: SavedView): ViewDto {
 }
 
 /** Scoped to the tenant: a foreign view and a missing one are both 404. */
-export async function getViewOrThrow(ctx: ServiceContext, viewId: string): Promise<SavedView> {
+export async function getViewOrThrow(ctx: ServiceContext, viewId: string, tx?: Tx): Promise<SavedView> {
   if (!isUuid(viewId)) throw new AppError("NOT_FOUND", "View not found");
-  const row = await ctx.db.savedView.findFirst({ where: { id: viewId, tenantId: ctx.tenantId } });
+  const row = await readerOf(ctx, tx).savedView.findFirst({ where: { id: viewId, tenantId: ctx.tenantId } });
   if (!row) throw new AppError("NOT_FOUND", "View not found");
   return row;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
 import { lockToolNames } from "../../lib/alerts/tool-name-index";
 import type { ServiceContext } from "../../lib/context";
-import { deleteServer } from "../../lib/servers/save-server";
+import { deleteServer } from "../../lib/servers/delete-server";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
 import { createServer, createTenantContext, testDb } from "../helpers/factories";
 
@@ -75,7 +75,7 @@ describe("cross-server rules for fleets", () => {
     expect(listed((await collisionsOf(ctx, "template_op_1"))[0]!)).toEqual(ids);
 
     // Deleting the anchor server: every list loses it and the alerts move to the next server.
-    await deleteServer(ctx, ids[0]!);
+    await deleteServer(ctx, { serverId: ids[0]! });
     const after = await alertsOf(ctx, { kind: "name_collision" });
     expect(after).toHaveLength(20);
     for (const alert of after) {
@@ -99,7 +99,7 @@ describe("cross-server rules for fleets", () => {
     const dropped = (await collisionsOf(ctx, "template_op_1"))[0]!;
     expect(dropped).toMatchObject({ serverId: b, status: "resolved", resolution: "superseded", resolvedBy: "system" });
     expect(listed(dropped)).toEqual([b]);
-    await deleteServer(ctx, a);
+    await deleteServer(ctx, { serverId: a });
     expect((await collisionsOf(ctx, "template_op_2"))[0]).toMatchObject({ serverId: b, status: "resolved", resolution: "superseded" });
     // Offered twice again: a new alert, the resolved one stays as history.
     await addServer(ctx, "c", [templateTool(1)]);

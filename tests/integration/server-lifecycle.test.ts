@@ -3,7 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
-import { createServer, deleteServer, updateServer } from "../../lib/servers/save-server";
+import { createServer } from "../../lib/servers/create-server";
+import { deleteServer } from "../../lib/servers/delete-server";
+import { updateServer } from "../../lib/servers/update-server";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
 import { createTenantContext, testDb, waitFor } from "../helpers/factories";
 import { startProcess, type Proc } from "../helpers/processes";
@@ -46,17 +48,17 @@ describe("servers added, edited and removed while a worker runs", () => {
 
   it("editing the connection restarts the session against the new target", async () => {
     const before = (await session())!.connectedAt!;
-    await updateServer(ctx, id, { url: b.url }, { allowStdio: false });
+    await updateServer(ctx, { serverId: id, patch: { url: b.url } }, { allowStdio: false });
     await waitFor("reconnected", session, (s) => Boolean(s?.connectedAt && s.connectedAt > before && s.status === "live"), 10_000);
     const latest = await ctx.db.snapshot.findFirst({ where: { serverId: id }, orderBy: { takenAt: "desc" } });
     expect(latest?.toolCount).toBe(2);
   });
 
   it("disabling stops the session; deleting removes the server and its lease", async () => {
-    await updateServer(ctx, id, { enabled: false }, { allowStdio: false });
+    await updateServer(ctx, { serverId: id, patch: { enabled: false } }, { allowStdio: false });
     await waitFor("stopped", session, (s) => s?.status === "stopped", 10_000);
     await waitFor("lease released", () => ctx.db.serverLease.findUnique({ where: { serverId: id } }), (l) => l === null, 10_000);
-    await deleteServer(ctx, id);
+    await deleteServer(ctx, { serverId: id });
     expect(await ctx.db.mcpServer.findUnique({ where: { id } })).toBeNull();
   });
 
