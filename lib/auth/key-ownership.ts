@@ -23,6 +23,7 @@ const holds = (meta: KeyMetadata, holder: { userId: string; email: string }) =>
  * or (`above`) those whose role is above the role they were just given — a demoted admin's admin
  * key would otherwise keep the rights its holder lost.
  */
+// internal-writer: a step of changeMemberRole/removeMember, inside their transaction after they authorized and audited
 export async function revokeKeysHeldBy(tx: Tx, ctx: ServiceContext, holder: { userId: string; email: string }, options: { above?: Role } = {}): Promise<number> {
   const rows = await tx.apiKey.findMany({ where: { referenceId: ctx.tenantId, enabled: { not: false } }, select: { id: true, name: true, start: true, metadata: true } });
   const held = rows.filter((row) => {

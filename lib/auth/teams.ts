@@ -27,6 +27,7 @@ export type TeamSummary = { id: string; slug: string; name: string; role: Role }
  * Creates a team. With an owner, that user becomes its owner (the UI path); without one (the
  * admin CLI) the team starts empty and is reached through API keys or an invitation.
  */
+// internal-writer: a new team has no members to hold a permission yet (any signed-in person, or the admin CLI); audited as team.created
 export async function createTeam(db: Db, raw: unknown, creator: { userId: string; email: string } | null, actor: Actor): Promise<{ id: string; slug: string; name: string }> {
   const parsed = TeamInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
@@ -62,6 +63,7 @@ export async function listTeamsOf(db: Db, userId: string): Promise<TeamSummary[]
 }
 
 /** Makes `tenantId` the active team of the session whose token is given (membership checked). */
+// internal-writer: a person's own session setting, checked against their membership
 export async function switchTeam(db: Db, userId: string, sessionToken: string, tenantId: string): Promise<void> {
   const member = await db.member.findFirst({ where: { userId, tenantId }, select: { id: true } });
   if (!member) throw new AppError("NOT_FOUND", "Team not found");

@@ -75,6 +75,7 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
 }
 
 /** A server's override, written inside the server update's transaction (PATCH /servers/{id}). */
+// internal-writer: a step of updateServer, inside its transaction after it authorized and audited
 export async function saveServerProbeSettings(tx: Tx, tenantId: string, serverId: string, patch: ServerProbeSettingsPatch): Promise<void> {
   const data: { enabled?: boolean | null; identities?: Prisma.InputJsonValue | typeof Prisma.DbNull } = {
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
