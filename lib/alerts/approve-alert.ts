@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
@@ -20,7 +21,7 @@ export async function approveAlert(ctx: ServiceContext, alertId: string, raw: un
   const comment = commentOf(input);
   const by = actorLabel(ctx.actor);
   const found = await getAlertOrThrow(ctx, alertId);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     // Same lock as snapshot evaluation: the candidate cannot move between the check and the write.
     await lockServer(tx, found.serverId);
     const alert = await getAlertOrThrow(ctx, alertId, tx);

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { z } from "zod";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
 import { isRole, type Role, type ServiceContext } from "../context";
@@ -51,7 +52,7 @@ export async function transferApiKey(ctx: ServiceContext, keyId: string, raw: un
   const parsed = TransferInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const { memberId } = parsed.data;
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const row = isUuid(keyId) ? await tx.apiKey.findFirst({ where: { id: keyId, referenceId: ctx.tenantId } }) : null;
     if (!row) throw new AppError("NOT_FOUND", "API key not found");
     const meta = parseKeyMetadata(row.metadata);

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import type { Tx } from "../db";
@@ -58,7 +59,7 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
   const parsed = TeamProbeSettingsPatch.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const saved = await tx.teamIdentityProbeSettings.upsert({
       where: { tenantId: ctx.tenantId },
       create: { tenantId: ctx.tenantId, enabled: patch.enabled ?? true, identities: patch.identities ?? [], intervalMinutes: patch.intervalMinutes ?? null },
