@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import toolwatch from "./scripts/eslint-plugin-toolwatch.mjs";
 
 // The dependency rules of the architecture, enforced rather than remembered.
 const restrict = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
@@ -90,4 +91,11 @@ export default tseslint.config(
   },
   // The guard itself is built on undici.
   { files: ["lib/discovery/node/guarded-fetch.ts"], rules: { "no-restricted-syntax": ["error", PRISMA_ONLY_IN_DB] } },
+  // The verb shape (lib/CONVENTIONS.md): an exported lib function that writes authorizes and audits.
+  {
+    files: ["lib/**/*.ts"],
+    ignores: ["lib/generated/**"],
+    plugins: { toolwatch },
+    rules: { "toolwatch/verb-writes-audited": "error" },
+  },
 );

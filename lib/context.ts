@@ -1,4 +1,4 @@
-import type { Db } from "./db";
+import type { Db, Tx } from "./db";
 
 // Every verb that touches tenant data takes this first and filters by tenantId.
 export const ROLE_NAMES = ["owner", "admin", "member", "viewer"] as const;
@@ -16,6 +16,8 @@ export type ServiceContext = {
   tenantId: string;
   actor: Actor;
   db: Db;
+  /** Set inside withTransaction (lib/transaction.ts): a verb called from another verb joins its transaction. */
+  tx?: Tx;
 };
 
 export function isRole(value: unknown): value is Role {

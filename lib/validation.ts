@@ -1,4 +1,4 @@
-import type { ZodError } from "zod";
+import type { z, ZodError } from "zod";
 import { AppError } from "./errors";
 
 /** A zod path as a field name: `servers.0.name`; a segment written `["key"]` (a map key) attaches as `headers["key"]`. */
@@ -20,6 +20,17 @@ export function fieldErrors(error: ZodError): Record<string, string> {
 export function invalidInput(error: ZodError): AppError {
   const fields = fieldErrors(error);
   return new AppError("INVALID_INPUT", Object.entries(fields).map(([f, m]) => `${f}: ${m}`).join("; "), { fields });
+}
+
+/**
+ * The one way a verb parses its input: a JSON object checked by `schema`, else a 400 naming each
+ * bad field. No body (undefined) parses as `{}`, so all-optional inputs need none.
+ */
+export function parseInput<T>(schema: z.ZodType<T>, raw: unknown): T {
+  if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) throw new AppError("INVALID_INPUT", "Send a JSON object");
+  const parsed = schema.safeParse(raw ?? {});
+  if (!parsed.success) throw invalidInput(parsed.error);
+  return parsed.data;
 }
 
 const MAX_JSON_DEPTH = 64;

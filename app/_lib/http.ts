@@ -1,5 +1,6 @@
 // Plain Fetch Responses (not NextResponse): these handlers also run outside Next, straight from
 // the Node server (app/_lib/direct-routes.ts), where next/server cannot be imported as ESM.
+import { loadEnv } from "../../lib/env";
 import { AppError } from "../../lib/errors";
 import { rootLogger } from "../../lib/logger";
 import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
@@ -72,9 +73,18 @@ export function searchParams(request: Request): Record<string, string> {
 
 /** The JSON body of a write request, or a 400 saying what is wrong with it. */
 export async function readJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
+  return parseJsonBody(request, await request.text(), maxBytes);
+}
+
+/** For writes whose body is optional (an empty body is undefined); a body that is sent must be JSON. */
+export async function readOptionalJson(request: Request, maxBytes = 1_000_000): Promise<unknown> {
+  const text = await request.text();
+  return text === "" ? undefined : parseJsonBody(request, text, maxBytes);
+}
+
+function parseJsonBody(request: Request, text: string, maxBytes: number): unknown {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) throw new AppError("INVALID_INPUT", "Send the body as JSON with Content-Type: application/json");
-  const text = await request.text();
   if (text.length > maxBytes) throw new AppError("INVALID_INPUT", `Body too large (${maxBytes / 1_000_000} MB at most)`);
   let body: unknown;
   try {
@@ -86,12 +96,15 @@ export async function readJson(request: Request, maxBytes = 1_000_000): Promise<
   return body;
 }
 
-export type IdParams = { params: Promise<{ id: string }> };
-
 /** The origin the browser used (Host header), not the address Next listens on. */
 export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
   const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? url.host;
   const proto = request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "");
   return `${proto}://${host}`;
+}
+
+/** The base of links we hand out (invitations, share links, OAuth redirects): TOOLWATCH_BASE_URL, else the request's origin. */
+export function publicBaseUrl(request: Request): string {
+  return loadEnv().TOOLWATCH_BASE_URL ?? requestOrigin(request);
 }

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { recordAudit, actorLabel } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
@@ -6,7 +7,8 @@ import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
 import type { AlertSummary, BulkAcknowledgeResult } from "./alert-dto";
 import { lockServer, toAlertSummary } from "./alert-store";
-import { AcknowledgeInput, BulkAcknowledgeInput, commentOf, parseInput } from "./decision-input";
+import { AcknowledgeInput, BulkAcknowledgeInput, commentOf } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /** open → acknowledged ("someone is on it"). Acknowledging twice is a no-op; a resolved alert is a 409. */
@@ -31,7 +33,7 @@ export async function bulkAcknowledgeAlerts(ctx: ServiceContext, raw: unknown): 
 async function acknowledge(ctx: ServiceContext, ids: string[], comment: string | null): Promise<BulkAcknowledgeResult> {
   const by = actorLabel(ctx.actor);
   const valid = ids.filter(isUuid);
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const rows = await tx.alert.findMany({
       where: { tenantId: ctx.tenantId, id: { in: valid } },
       select: { id: true, serverId: true, status: true, kind: true, toolName: true, server: { select: { name: true } } },

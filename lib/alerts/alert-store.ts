@@ -25,6 +25,7 @@ export const maxSeverityOf = (a: Severity, b: Severity): Severity => (SEVERITY_R
 export const dedupeKeyFor = (kind: AlertKindName, toolName: string | null) => `${kind}:${toolName ?? "server"}`;
 
 /** Serialises alert writes for one server with snapshot writes and with each other (same key as recordSnapshot). */
+// internal-writer: a row lock (SELECT … FOR UPDATE) inside the caller's transaction, no data written
 export async function lockServer(tx: Tx, serverId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${serverId}))`;
 }
@@ -46,6 +47,7 @@ export type AlertDraft = {
 
 export const json = (value: unknown) => value as Prisma.InputJsonValue;
 
+// internal-writer: the evaluator's alert store (worker, system actor); the reviewer verbs that change alerts authorize and audit
 export async function openAlert(tx: Tx, tenantId: string, draft: AlertDraft): Promise<string> {
   const now = new Date();
   const row = await tx.alert.create({
@@ -77,6 +79,7 @@ export type AlertPatch = Partial<Pick<AlertDraft, "serverId" | "kind" | "severit
 };
 
 /** Updates a non-resolved alert; webhooks hear about it only when its severity went up. */
+// internal-writer: the evaluator's alert store (worker, system actor); the reviewer verbs that change alerts authorize and audit
 export async function updateAlert(tx: Tx, tenantId: string, alert: Pick<Alert, "id" | "serverId" | "severity" | "toolName">, patch: AlertPatch): Promise<void> {
   const escalated = patch.severity !== undefined && SEVERITY_RANK[patch.severity] > SEVERITY_RANK[alert.severity];
   await tx.alert.update({
@@ -98,6 +101,7 @@ export async function updateAlert(tx: Tx, tenantId: string, alert: Pick<Alert, "
 }
 
 /** Resolves an alert; `notify` queues webhooks (recoveries), decisions and supersessions do not. */
+// internal-writer: the evaluator's alert store (worker, system actor); the reviewer verbs that change alerts authorize and audit
 export async function resolveAlert(
   tx: Tx,
   tenantId: string,

@@ -1,10 +1,12 @@
+import { withTransaction } from "../transaction";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, resolveAlert, toAlertSummary } from "./alert-store";
-import { ApproveInput, commentOf, parseInput } from "./decision-input";
+import { ApproveInput, commentOf } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**
@@ -19,7 +21,7 @@ export async function approveAlert(ctx: ServiceContext, alertId: string, raw: un
   const comment = commentOf(input);
   const by = actorLabel(ctx.actor);
   const found = await getAlertOrThrow(ctx, alertId);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     // Same lock as snapshot evaluation: the candidate cannot move between the check and the write.
     await lockServer(tx, found.serverId);
     const alert = await getAlertOrThrow(ctx, alertId, tx);

@@ -16,6 +16,7 @@ import { loadDefinitions, type CurrentTool } from "./evaluation-state";
 const contentKey = (def: ToolLike): string => canonicalize({ ...def, name: "" }) ?? "";
 
 /** Moves baselines and open alerts of renamed tools; returns the renames (old → new) it carried. */
+// internal-writer: runs in the worker's evaluation transaction (system actor); audited as baseline.renamed
 export async function carryRenames(ev: Evaluation, current: readonly CurrentTool[]): Promise<Array<{ from: string; to: string }>> {
   const names = new Set(current.map((t) => t.name));
   const vanished = [...ev.baselines.values()].filter((b) => !names.has(b.toolName));

@@ -32,6 +32,7 @@ async function findOpen(tx: Tx, tenantId: string): Promise<Open | null> {
  * ("within_budget") once the total fits again or the budget is turned off. Serialised per team so
  * two servers' snapshots cannot open two alerts.
  */
+// internal-writer: the worker's budget check after a snapshot, and a step of updateContextBudget inside its audited transaction
 export async function evaluateContextBudget(tx: Tx, tenantId: string, trigger: BudgetTrigger): Promise<BudgetOutcome> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolwatch:context_budget:${tenantId}`}))`;
   const tenant = await tx.tenant.findUnique({ where: { id: tenantId }, select: { contextBudgetTokens: true } });

@@ -1,6 +1,4 @@
 import { z } from "zod";
-import { AppError } from "../errors";
-import { invalidInput } from "../validation";
 
 // Bodies of the reviewer verbs. A comment is free text kept with the decision in the audit log.
 const comment = z.string().trim().max(2_000, "comment is at most 2000 characters").optional();
@@ -11,13 +9,6 @@ export const BulkAcknowledgeInput = z.object({ ids: z.array(z.string().max(100))
 /** `hash`: the version the reviewer saw; refused (409) when the live definition moved on. */
 export const ApproveInput = z.object({ hash, comment });
 export const RejectInput = z.object({ hash: hash.optional(), comment });
-
-export function parseInput<T>(schema: z.ZodType<T>, raw: unknown): T {
-  if (raw !== undefined && (typeof raw !== "object" || raw === null || Array.isArray(raw))) throw new AppError("INVALID_INPUT", "Send a JSON object");
-  const parsed = schema.safeParse(raw ?? {});
-  if (!parsed.success) throw invalidInput(parsed.error);
-  return parsed.data;
-}
 
 /** An empty comment is no comment. */
 export const commentOf = (input: { comment?: string }) => (input.comment ? input.comment : null);

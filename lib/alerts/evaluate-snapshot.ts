@@ -45,6 +45,7 @@ export type EvaluateSnapshotInput = {
  * when at least half the tools are back. Then the team's tool-name index takes this list, and each
  * name that joined or left updates the team's one `name_collision` alert for it (name-collisions.ts).
  */
+// internal-writer: the worker's evaluation of a recorded snapshot (system actor); no one to authorize
 export async function evaluateSnapshot(ctx: ServiceContext, input: EvaluateSnapshotInput): Promise<EvaluationResult> {
   const detect = (input.trigger ?? "created") === "created";
   return ctx.db.$transaction(

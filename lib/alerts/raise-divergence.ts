@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import type { Divergence } from "../cache/cache-divergence";
 import type { ServiceContext } from "../context";
 import { assertLeaseHeld } from "../workers/leases";
@@ -10,7 +11,7 @@ import { lockServer, openAlert, updateAlert } from "./alert-store";
  */
 export async function raiseDivergence(ctx: ServiceContext, serverId: string, divergence: Divergence, options: { snapshotId?: string; leaseHolder?: string } = {}): Promise<{ alertId: string; opened: boolean }> {
   const title = `Public tool list differs between authorization contexts (${divergence.ownCount} vs ${divergence.otherCount} tools)`;
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     await lockServer(tx, serverId);
     if (options.leaseHolder) await assertLeaseHeld(tx, serverId, options.leaseHolder);
     const active = await tx.alert.findFirst({

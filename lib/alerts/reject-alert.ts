@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { recordAudit } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
@@ -5,7 +6,8 @@ import { AppError } from "../errors";
 import { notifyInTx } from "../realtime/notify";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, toAlertSummary } from "./alert-store";
-import { commentOf, parseInput, RejectInput } from "./decision-input";
+import { commentOf, RejectInput } from "./decision-input";
+import { parseInput } from "../validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**
@@ -18,7 +20,7 @@ export async function rejectAlert(ctx: ServiceContext, alertId: string, raw: unk
   const input = parseInput(RejectInput, raw);
   const comment = commentOf(input);
   const found = await getAlertOrThrow(ctx, alertId);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await lockServer(tx, found.serverId);
     const alert = await getAlertOrThrow(ctx, alertId, tx);
     if (alert.status === "resolved") throw new AppError("CONFLICT", `This alert is already resolved (${alert.resolution ?? "resolved"})`, { status: alert.status, resolution: alert.resolution });

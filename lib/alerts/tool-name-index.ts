@@ -35,6 +35,7 @@ const rowKey = (r: { hash: string; versionId: string; folded: string; skeleton: 
  * function) are rewritten.
  * Returns the names that joined or left, whose collision lists need a look.
  */
+// internal-writer: a derived index kept in step with snapshots by the worker
 export async function syncToolNameIndex(tx: Tx, tenantId: string, serverId: string, current: readonly CurrentTool[], before: ReadonlyMap<string, string>): Promise<IndexChange> {
   const now = new Set(current.map((t) => t.name));
   const added = [...now].filter((n) => !before.has(n));

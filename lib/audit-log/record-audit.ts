@@ -43,6 +43,7 @@ export function actorLabel(actor: Actor): string {
 }
 
 /** Appends one audit event in the caller's transaction: the change and its record commit together. */
+// internal-writer: the audit log's own writer
 export async function recordAudit(
   tx: Tx,
   ctx: ServiceContext,

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { randomBytes } from "node:crypto";
 import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
@@ -50,7 +51,7 @@ export async function createApiKey(ctx: ServiceContext, raw: unknown): Promise<A
   const key = KEY_PREFIX + randomBytes(32).toString("base64url");
   const holder = ctx.actor.kind === "user" ? ctx.actor.id : null;
   const metadata = { role: input.role, createdBy: actorLabel(ctx.actor), ...(holder ? { createdByUserId: holder } : {}) };
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     // Serialised with the creator's removal (which deletes this row): no key minted by someone
     // who has just been removed slips past the revocation of their keys.
     if (holder) await lockMembership(tx, ctx.tenantId, holder);
@@ -89,7 +90,7 @@ export async function revokeApiKey(ctx: ServiceContext, keyId: string): Promise<
     throw new AppError("FORBIDDEN", `You cannot revoke a key with role ${meta.role}: it is above your own role`);
   }
   if (row.enabled === false) return toSummary(row);
-  const updated = await ctx.db.$transaction(async (tx) => {
+  const updated = await withTransaction(ctx, async (tx) => {
     const next = await tx.apiKey.update({
       where: { id: row.id },
       data: { enabled: false, metadata: JSON.stringify({ ...meta, revokedAt: new Date().toISOString(), revokedBy: actorLabel(ctx.actor) }) },

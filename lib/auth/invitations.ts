@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { z } from "zod";
 import { recordAudit } from "../audit-log/record-audit";
 import { ROLE_NAMES, type ServiceContext } from "../context";
@@ -27,7 +28,7 @@ export async function createInvitation(ctx: ServiceContext, raw: unknown): Promi
   const { email, role } = parsed.data;
   if (ROLE_RANK[role] > ROLE_RANK[actorRole(ctx)]) throw new AppError("FORBIDDEN", `You cannot invite as ${role}: it is above your own role`);
   const inviterId = ctx.actor.id;
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const already = await tx.member.findFirst({ where: { tenantId: ctx.tenantId, user: { email } }, select: { id: true } });
     if (already) throw new AppError("CONFLICT", `${email} is already a member of this team`);
     // A new invitation replaces any pending one for the same address (only the latest link works).
@@ -56,7 +57,7 @@ export async function cancelInvitation(ctx: ServiceContext, invitationId: string
   const row = isUuid(invitationId) ? await ctx.db.invitation.findFirst({ where: { id: invitationId, tenantId: ctx.tenantId } }) : null;
   if (!row) throw new AppError("NOT_FOUND", "Invitation not found");
   if (row.status !== "pending") return;
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx.invitation.update({ where: { id: row.id }, data: { status: "canceled" } });
     await recordAudit(tx, ctx, "invitation.canceled", { type: "invitation", id: row.id }, { email: row.email, role: row.role });
   });

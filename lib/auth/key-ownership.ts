@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { z } from "zod";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
 import { isRole, type Role, type ServiceContext } from "../context";
@@ -23,6 +24,7 @@ const holds = (meta: KeyMetadata, holder: { userId: string; email: string }) =>
  * or (`above`) those whose role is above the role they were just given — a demoted admin's admin
  * key would otherwise keep the rights its holder lost.
  */
+// internal-writer: a step of changeMemberRole/removeMember, inside their transaction after they authorized and audited
 export async function revokeKeysHeldBy(tx: Tx, ctx: ServiceContext, holder: { userId: string; email: string }, options: { above?: Role } = {}): Promise<number> {
   const rows = await tx.apiKey.findMany({ where: { referenceId: ctx.tenantId, enabled: { not: false } }, select: { id: true, name: true, start: true, metadata: true } });
   const held = rows.filter((row) => {
@@ -50,7 +52,7 @@ export async function transferApiKey(ctx: ServiceContext, keyId: string, raw: un
   const parsed = TransferInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const { memberId } = parsed.data;
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const row = isUuid(keyId) ? await tx.apiKey.findFirst({ where: { id: keyId, referenceId: ctx.tenantId } }) : null;
     if (!row) throw new AppError("NOT_FOUND", "API key not found");
     const meta = parseKeyMetadata(row.metadata);

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { z } from "zod";
 import { recordAudit } from "../audit-log/record-audit";
 import { isRole, ROLE_NAMES, type Role, type ServiceContext } from "../context";
@@ -32,7 +33,7 @@ export async function changeMemberRole(ctx: ServiceContext, memberId: string, ra
   const parsed = RoleChange.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const { role } = parsed.data;
-  return ctx.db.$transaction(async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const target = await lockMember(tx, ctx, memberId);
     const mine = actorRole(ctx);
     if ((target.role === "owner" || role === "owner") && mine !== "owner") {
@@ -52,7 +53,7 @@ export async function changeMemberRole(ctx: ServiceContext, memberId: string, ra
 /** Removes a member (or lets a member leave). Their sockets are disconnected and their API keys revoked at once. */
 export async function removeMember(ctx: ServiceContext, memberId: string): Promise<void> {
   const self = ctx.actor.kind === "user";
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const target = await lockMember(tx, ctx, memberId);
     const leaving = self && target.userId === ctx.actor.id;
     if (!leaving) {

@@ -5,7 +5,8 @@ import type { Db } from "../db";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
-import { invalidInput } from "../validation";
+import { invalidInput, parseInput } from "../validation";
+import type { Principal } from "./authenticate";
 
 // Teams are tenants (better-auth's organizations live in the same table).
 /** POST /api/v1/teams/active: switch the session's active team. */
@@ -26,6 +27,7 @@ export type TeamSummary = { id: string; slug: string; name: string; role: Role }
  * Creates a team. With an owner, that user becomes its owner (the UI path); without one (the
  * admin CLI) the team starts empty and is reached through API keys or an invitation.
  */
+// internal-writer: a new team has no members to hold a permission yet (any signed-in person, or the admin CLI); audited as team.created
 export async function createTeam(db: Db, raw: unknown, creator: { userId: string; email: string } | null, actor: Actor): Promise<{ id: string; slug: string; name: string }> {
   const parsed = TeamInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
@@ -61,8 +63,26 @@ export async function listTeamsOf(db: Db, userId: string): Promise<TeamSummary[]
 }
 
 /** Makes `tenantId` the active team of the session whose token is given (membership checked). */
+// internal-writer: a person's own session setting, checked against their membership
 export async function switchTeam(db: Db, userId: string, sessionToken: string, tenantId: string): Promise<void> {
   const member = await db.member.findFirst({ where: { userId, tenantId }, select: { id: true } });
   if (!member) throw new AppError("NOT_FOUND", "Team not found");
   await db.session.updateMany({ where: { token: sessionToken, userId }, data: { activeTenantId: tenantId } });
+}
+
+type SignedInUser = Extract<Principal, { kind: "user" }>;
+
+/** POST /api/v1/teams: a signed-in person creates a team, becomes its owner, and it becomes their session's active team. */
+export async function createOwnTeam(db: Db, user: SignedInUser, raw: unknown): Promise<{ id: string; slug: string; name: string }> {
+  const actor: Actor = { kind: "user", id: user.userId, label: user.email, role: "owner", instanceAdmin: user.instanceAdmin };
+  const team = await createTeam(db, raw, { userId: user.userId, email: user.email }, actor);
+  await switchTeam(db, user.userId, user.sessionToken, team.id);
+  return team;
+}
+
+/** POST /api/v1/teams/active: `{ teamId }` becomes the session's active team (a team the user is not in: 404). */
+export async function switchActiveTeam(db: Db, user: SignedInUser, raw: unknown): Promise<{ activeTeamId: string }> {
+  const { teamId } = parseInput(SwitchTeamInput, raw);
+  await switchTeam(db, user.userId, user.sessionToken, teamId);
+  return { activeTeamId: teamId };
 }

@@ -19,6 +19,7 @@ export type BackfillOptions = {
 type VersionRow = { id: string; kind: string; definition: unknown };
 
 /** Counts every uncounted tool version, then sums every snapshot whose items are now all counted. */
+// internal-writer: the worker's startup backfill of derived counts; acts for no one and changes no team's data
 export async function backfillContextTokens(db: Db, options: BackfillOptions = {}): Promise<BackfillResult> {
   const batchSize = options.batchSize ?? 500;
   const pause = () => new Promise((resolve) => setTimeout(resolve, options.pauseMs ?? 10));

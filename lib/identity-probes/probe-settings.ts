@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
 import type { Tx } from "../db";
@@ -60,7 +61,7 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
   const parsed = TeamProbeSettingsPatch.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
   const patch = parsed.data;
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const saved = await tx.teamIdentityProbeSettings.upsert({
       where: { tenantId: ctx.tenantId },
       create: { tenantId: ctx.tenantId, enabled: patch.enabled ?? true, identities: patch.identities ?? [], intervalMinutes: patch.intervalMinutes ?? null, probeStdio: patch.probeStdio ?? false },
@@ -78,6 +79,7 @@ export async function updateTeamProbeSettings(ctx: ServiceContext, raw: unknown)
 }
 
 /** A server's override, written inside the server update's transaction (PATCH /servers/{id}). */
+// internal-writer: a step of updateServer, inside its transaction after it authorized and audited
 export async function saveServerProbeSettings(tx: Tx, tenantId: string, serverId: string, patch: ServerProbeSettingsPatch): Promise<void> {
   const data: { enabled?: boolean | null; identities?: Prisma.InputJsonValue | typeof Prisma.DbNull } = {
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),

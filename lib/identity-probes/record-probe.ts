@@ -35,6 +35,7 @@ const json = (value: unknown) => value as Prisma.InputJsonValue;
  * brings the server's identity_divergence alert in line with every identity's latest outcome, in
  * one transaction under the server's lock. An error leaves the identity's last comparison standing.
  */
+// internal-writer: the worker's prober records what it saw
 export async function recordIdentityProbe(ctx: ServiceContext, input: RecordProbeInput): Promise<AlertChange> {
   const at = input.at ?? new Date();
   return ctx.db.$transaction(async (tx) => {
@@ -77,6 +78,7 @@ export async function recordIdentityProbe(ctx: ServiceContext, input: RecordProb
 }
 
 /** Drops the rows of identities no longer probed, so they can neither hold an alert open nor show as current. */
+// internal-writer: the worker's prober drops identities no longer probed
 export async function forgetIdentities(ctx: ServiceContext, serverId: string, keep: readonly string[], leaseHolder?: string): Promise<AlertChange> {
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, serverId);

@@ -7,7 +7,9 @@ import type { McpServer } from "../generated/prisma/client";
 import { notifyInTx } from "../realtime/notify";
 import { getSecretKey } from "../secrets";
 import { insertServerStatements, MAX_BATCH_SERVERS, prepareServerCreates, withIds, type PreparedCreate } from "../servers/create-servers-batch";
-import { prepareServerUpdate, withNameConflict, type StdioPermission } from "../servers/save-server";
+import { prepareServerUpdate, type StdioPermission } from "../servers/prepare-server-write";
+import { withNameConflict } from "../servers/server-name-conflict";
+import { stdioPermissionFor } from "../servers/stdio-policy";
 import { invalidateServerPages } from "../servers/server-page-cache";
 import { toServerSummary } from "../servers/to-server-summary";
 import { assertWithinQuota } from "../tenants/team-quota";
@@ -37,7 +39,7 @@ export const ImportInput = z
 
 const TRANSPORT = { stdio: "stdio", "streamable-http": "streamable_http", sse: "sse" } as const;
 
-export async function importServers(ctx: ServiceContext, raw: unknown, permission: StdioPermission): Promise<ImportResult> {
+export async function importServers(ctx: ServiceContext, raw: unknown, permission: StdioPermission = stdioPermissionFor(ctx)): Promise<ImportResult> {
   requirePermission(ctx, "server:write");
   const parsed = ImportInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { createHash, randomBytes } from "node:crypto";
 import { auth as runSdkAuth } from "@modelcontextprotocol/client";
 import { alertOnAuthChange } from "../alerts/server-status-alerts";
@@ -76,7 +77,7 @@ export async function startAuthorization(ctx: ServiceContext, serverId: string, 
     await fetchFn.close();
   }
   if (!provider.authorizationUrl || !provider.pendingVerifier) throw new AppError("UNAVAILABLE", "The authorization server did not offer an authorization URL");
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx.oAuthPendingAuthorization.deleteMany({ where: { tenantId: ctx.tenantId, serverId: server.id, expiresAt: { lt: new Date() } } });
     await tx.oAuthPendingAuthorization.create({
       data: {
@@ -140,7 +141,7 @@ export async function completeAuthorization(ctx: ServiceContext, serverId: strin
   } finally {
     await fetchFn.close();
   }
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await alertOnAuthChange(tx, ctx.tenantId, server.id, { to: "authorized", reason: null });
     await recordAudit(tx, ctx, "server.oauth_authorized", { type: "server", id: server.id }, {});
     await notifyInTx(tx, { type: "server:refreshRequested", tenantId: ctx.tenantId, serverId: server.id });

@@ -47,6 +47,7 @@ export type OAuthStatePatch = {
 };
 
 /** Upserts the row; the server must belong to the tenant (checked in the same statement's where). */
+// internal-writer: OAuth client plumbing (the worker's token refreshes, the authorization flow, which authorizes and audits itself)
 export async function saveOAuthState(db: Db | Tx, key: Buffer, target: OAuthTarget, patch: OAuthStatePatch): Promise<void> {
   const data = {
     ...(patch.status ? { status: patch.status } : {}),

@@ -10,7 +10,9 @@ import { getSecretKey } from "../secrets";
 import { invalidInput } from "../validation";
 import { invalidateServerPages } from "./server-page-cache";
 import { assertWithinQuota } from "../tenants/team-quota";
-import { prepareServerCreate, withNameConflict, type StdioPermission } from "./save-server";
+import { prepareServerCreate, type StdioPermission } from "./prepare-server-write";
+import { withNameConflict } from "./server-name-conflict";
+import { stdioPermissionFor } from "./stdio-policy";
 import { targetRefusals } from "../network/check-target";
 
 export const MAX_BATCH_SERVERS = 1_000;
@@ -34,7 +36,8 @@ type ItemProblem = BatchItemError & { code: AppError["code"] };
  * written. The writes are set-based (one INSERT of servers, one of audit events) in one
  * transaction, and the worker is told once.
  */
-export async function createServersBatch(ctx: ServiceContext, raw: unknown, permission: StdioPermission): Promise<BatchCreated> {
+// internal-writer: authorized above; its audit rows are written set-based by insertServerStatements (one INSERT for the batch), not by recordAudit
+export async function createServersBatch(ctx: ServiceContext, raw: unknown, permission: StdioPermission = stdioPermissionFor(ctx)): Promise<BatchCreated> {
   requirePermission(ctx, "server:write");
   const parsed = BatchInput.safeParse(raw);
   if (!parsed.success) throw invalidInput(parsed.error);
@@ -100,6 +103,7 @@ export function withIds(prepared: PreparedCreate[], minPollSeconds: number): (Pr
  * through its query compiler's WebAssembly memory, which never shrinks: the web process kept
  * ~100 MiB more RSS after each batch (measured; bench/RESULTS.md, "web RSS").
  */
+// internal-writer: the set-based statements of createServersBatch and importServers, which authorize; it writes their audit rows
 export function insertServerStatements(ctx: ServiceContext, db: Db | Tx, rows: (PreparedCreate & { id: string })[], auditDetails: Record<string, unknown> = { batch: true }) {
   const servers = rows.map((r) => ({
     id: r.id, name: r.data.name, transport: r.data.transport, command: r.data.command, args: r.data.args, cwd: r.data.cwd,

@@ -15,6 +15,7 @@ export type DemoServerSpec = {
  * Keeps the tenant's demo servers in line with the running demo fleet: paths and ports differ per
  * machine and per start, so the config is refreshed each time (history is kept: same row).
  */
+// internal-writer: the demo fleet's setup by the worker (system actor)
 export async function ensureDemoServers(ctx: ServiceContext, key: Buffer, specs: DemoServerSpec[]): Promise<void> {
   for (const spec of specs) {
     const config = ServerConnectionConfig.parse(spec.config);

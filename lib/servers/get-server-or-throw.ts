@@ -1,15 +1,16 @@
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
+import type { Tx } from "../db";
 import { isUuid } from "../ids";
-
+import { readerOf } from "../transaction";
 
 /**
  * The only way to load a server by id: always scoped to the tenant, so another tenant's server
- * and a missing one are indistinguishable (both 404).
+ * and a missing one are indistinguishable (both 404). Reads inside `tx` (or the one ctx carries).
  */
-export async function getServerOrThrow(ctx: ServiceContext, serverId: string) {
+export async function getServerOrThrow(ctx: ServiceContext, serverId: string, tx?: Tx) {
   if (!isUuid(serverId)) throw new AppError("NOT_FOUND", "Server not found");
-  const row = await ctx.db.mcpServer.findFirst({
+  const row = await readerOf(ctx, tx).mcpServer.findFirst({
     where: { id: serverId, tenantId: ctx.tenantId },
     include: { session: true, oauthState: { select: { status: true, statusReason: true } }, _count: { select: { snapshots: true } } },
   });

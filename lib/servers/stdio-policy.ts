@@ -1,6 +1,6 @@
 import type { ServiceContext } from "../context";
 import { loadEnv } from "../env";
-import type { StdioPermission } from "./save-server";
+import type { StdioPermission } from "./prepare-server-write";
 
 /**
  * Whether this actor may register or change how a stdio server is run — that runs a command on

@@ -31,6 +31,7 @@ type Row = { outcome: string; from_status: SessionStatus | null; to_status: Sess
  * Only the rare transitions that open or resolve a server-down alert take a second, fenced
  * transaction for the alert.
  */
+// internal-writer: the worker records a session's status
 export async function updateSessionState(ctx: ServiceContext, serverId: string, patch: SessionPatch): Promise<void> {
   const { status, reason, leaseHolder, connectedAt, ...rest } = patch;
   const payload = {

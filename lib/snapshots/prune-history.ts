@@ -9,6 +9,7 @@ export type PruneResult = { snapshots: number; toolVersions: number };
  * before it, so the timeline stays readable after pruning. Versions a baseline or an unresolved
  * alert names are kept; finished webhook deliveries older than the cut-off go too.
  */
+// internal-writer: the worker's retention upkeep
 export async function pruneHistory(db: Db, olderThan: Date): Promise<PruneResult> {
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('toolwatch:prune'))`;

@@ -8,6 +8,7 @@ export const DEMO_TENANT_SLUG = "demo";
  * same moment. Prisma's upsert reads then inserts, so two callers can both insert and one fails;
  * INSERT … ON CONFLICT DO NOTHING (createMany skipDuplicates) cannot.
  */
+// internal-writer: setup (CLI, seed, tests): makes the default team exist, acts for no one
 export async function ensureTenant(db: Db, slug: string, name: string): Promise<{ id: string; slug: string }> {
   await db.tenant.createMany({ data: [{ slug, name }], skipDuplicates: true });
   return db.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true, slug: true } });

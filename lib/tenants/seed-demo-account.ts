@@ -29,6 +29,7 @@ export type SeedDemoAccountOptions = {
   passwordFile: string;
 };
 
+// internal-writer: the demo account's seed (system)
 export async function seedDemoAccount(db: Db, options: SeedDemoAccountOptions): Promise<DemoAccount> {
   // Seeders take turns (the lock lives as long as this transaction; the work runs on other
   // connections), so two instances starting on one database cannot both create the user.

@@ -51,6 +51,7 @@ export async function getTeamQuota(ctx: ServiceContext, tx: Tx = ctx.db): Promis
  * Called inside the creating transaction, under a per-team lock, so parallel requests cannot
  * each see room for one more. Returns the quota (callers default the poll interval to its minimum).
  */
+// internal-writer: a per-team advisory lock inside the caller's transaction, no data written
 export async function assertWithinQuota(ctx: ServiceContext, tx: Tx, change: { adding: number; pollIntervals: Array<number | undefined> }): Promise<Quota> {
   if (change.adding > 0) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`toolwatch:quota:${ctx.tenantId}`}))`;
   const { quota, usage } = await getTeamQuota(ctx, tx);
@@ -93,6 +94,7 @@ export async function listTeamQuotas(db: Db, actor: InstanceActor): Promise<Arra
 }
 
 /** Instance administrators: set (or with null, clear back to the instance default) a team's limits. */
+// internal-writer: an instance administrator's act across teams: requireInstanceAdmin, not a team permission
 export async function setTeamQuota(db: Db, actor: InstanceActor, teamId: string, raw: unknown): Promise<{ quota: Quota; source: QuotaSource }> {
   const by = requireInstanceAdmin(actor);
   const parsed = QuotaInput.safeParse(raw);

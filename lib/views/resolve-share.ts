@@ -29,6 +29,7 @@ export type ResolveShareOptions = {
 };
 
 /** The shared view's data for a token; unknown, expired and revoked tokens are the same 404. Records the access. */
+// internal-writer: a share link's access counter; the token is the only credential
 export async function resolveShare(db: Db, token: string, { now = new Date(), countAccess = true }: ResolveShareOptions = {}): Promise<SharedViewDto> {
   if (!SHARE_TOKEN.test(token)) throw gone();
   const link = await db.shareLink.findUnique({ where: { tokenHash: hashShareToken(token) }, include: { view: true } });

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { createHash, randomBytes } from "node:crypto";
 import { requirePermission } from "../auth/permissions";
 import { actorLabel, recordAudit } from "../audit-log/record-audit";
@@ -48,7 +49,7 @@ export async function createShareLink(ctx: ServiceContext, viewId: string, raw: 
   const view = await getViewOrThrow(ctx, viewId);
   const token = randomBytes(32).toString("base64url");
   const expiresAt = parsed.data.expiresAt ? new Date(parsed.data.expiresAt) : null;
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const link = await tx.shareLink.create({
       data: { tenantId: ctx.tenantId, viewId: view.id, tokenHash: hashShareToken(token), tokenStart: token.slice(0, 6), expiresAt, createdBy: actorLabel(ctx.actor) },
     });
@@ -80,7 +81,7 @@ export async function revokeShareLink(ctx: ServiceContext, tokenOrId: string): P
   const link = where ? await ctx.db.shareLink.findFirst({ where: { ...where, tenantId: ctx.tenantId }, include: { view: { select: { name: true } } } }) : null;
   if (!link) throw new AppError("NOT_FOUND", "Share link not found");
   if (link.revokedAt) return toShareLinkDto(link);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     const { count } = await tx.shareLink.updateMany({ where: { id: link.id, revokedAt: null }, data: { revokedAt: new Date() } });
     if (count === 0) return;
     await recordAudit(tx, ctx, "share.revoked", { type: "share", id: link.id }, { viewId: link.viewId, view: link.view.name, tokenStart: link.tokenStart });

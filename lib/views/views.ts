@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { Prisma, type SavedView } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 import { notifyInTx } from "../realtime/notify";
+import { readerOf, withTransaction } from "../transaction";
 import { invalidInput } from "../validation";
 import type { ViewDto } from "./view-dto";
 import { storedViewFilters, ViewInput, ViewPatch } from "./view-input";
@@ -25,9 +26,9 @@ export function toViewDto(row: SavedView): ViewDto {
 }
 
 /** Scoped to the tenant: a foreign view and a missing one are both 404. */
-export async function getViewOrThrow(ctx: ServiceContext, viewId: string): Promise<SavedView> {
+export async function getViewOrThrow(ctx: ServiceContext, viewId: string, tx?: Tx): Promise<SavedView> {
   if (!isUuid(viewId)) throw new AppError("NOT_FOUND", "View not found");
-  const row = await ctx.db.savedView.findFirst({ where: { id: viewId, tenantId: ctx.tenantId } });
+  const row = await readerOf(ctx, tx).savedView.findFirst({ where: { id: viewId, tenantId: ctx.tenantId } });
   if (!row) throw new AppError("NOT_FOUND", "View not found");
   return row;
 }
@@ -50,7 +51,7 @@ export async function createView(ctx: ServiceContext, raw: unknown): Promise<Vie
   if (!parsed.success) throw invalidInput(parsed.error);
   const input = parsed.data;
   return withNameConflict(input.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    withTransaction(ctx, async (tx) => {
       if (input.pinned) await unpinOthers(tx, ctx.tenantId, null);
       const row = await tx.savedView.create({
         data: { tenantId: ctx.tenantId, name: input.name, filters: input.filters as Prisma.InputJsonValue, pinned: input.pinned ?? false, createdBy: actorLabel(ctx.actor) },
@@ -71,7 +72,7 @@ export async function updateView(ctx: ServiceContext, viewId: string, raw: unkno
   const patch = parsed.data;
   const current = await getViewOrThrow(ctx, viewId);
   return withNameConflict(patch.name ?? current.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    withTransaction(ctx, async (tx) => {
       if (patch.pinned) await unpinOthers(tx, ctx.tenantId, current.id);
       const row = await tx.savedView.update({
         where: { id: current.id },
@@ -97,7 +98,7 @@ export async function updateView(ctx: ServiceContext, viewId: string, raw: unkno
 export async function deleteView(ctx: ServiceContext, viewId: string): Promise<void> {
   requirePermission(ctx, "view:write");
   const row = await getViewOrThrow(ctx, viewId);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx.savedView.delete({ where: { id: row.id } });
     await recordAudit(tx, ctx, "view.deleted", { type: "view", id: row.id }, { name: row.name });
     await notifyInTx(tx, { type: "view:changed", tenantId: ctx.tenantId, viewId: row.id });

@@ -80,6 +80,7 @@ function statusLine(status: number): string {
  * Sends a delivery once and records the attempt (attempts +1, status code, last error, status).
  * `finalAttempt`: a failure marks it dead instead of failed.
  */
+// internal-writer: the worker's delivery log
 export async function attemptWebhookDelivery(deps: DeliveryDeps, deliveryId: string, opts: { finalAttempt: boolean }): Promise<AttemptOutcome> {
   const delivery = await deps.db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { webhook: true } });
   if (!delivery) return { outcome: "skipped", reason: "delivery no longer exists (webhook deleted)" };

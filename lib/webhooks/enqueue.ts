@@ -60,6 +60,7 @@ export async function enqueueAlertNotifications(tx: Tx, tenantId: string, alertI
 export type NewDelivery = { id: string; tenantId: string; webhookId: string; alertId: string | null; event: WebhookEvent; payload: WebhookPayload };
 
 /** Inserts pending deliveries and NOTIFYs the dispatcher, in the caller's transaction. */
+// internal-writer: the worker queues deliveries for alerts it opened
 export async function insertDeliveries(tx: Tx, tenantId: string, rows: NewDelivery[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.webhookDelivery.createMany({

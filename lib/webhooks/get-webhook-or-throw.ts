@@ -1,11 +1,13 @@
 import type { ServiceContext } from "../context";
 import { AppError } from "../errors";
+import type { Tx } from "../db";
 import { isUuid } from "../ids";
+import { readerOf } from "../transaction";
 
-/** The only way to load a webhook by id: scoped to the tenant, so a foreign one and a missing one are both 404. */
-export async function getWebhookOrThrow(ctx: ServiceContext, webhookId: string) {
+/** The only way to load a webhook by id: scoped to the tenant, so a foreign one and a missing one are both 404. Reads inside `tx` (or the one ctx carries). */
+export async function getWebhookOrThrow(ctx: ServiceContext, webhookId: string, tx?: Tx) {
   if (!isUuid(webhookId)) throw new AppError("NOT_FOUND", "Webhook not found");
-  const row = await ctx.db.webhook.findFirst({ where: { id: webhookId, tenantId: ctx.tenantId } });
+  const row = await readerOf(ctx, tx).webhook.findFirst({ where: { id: webhookId, tenantId: ctx.tenantId } });
   if (!row) throw new AppError("NOT_FOUND", "Webhook not found");
   return row;
 }

@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { recordAudit } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
 import type { ServiceContext } from "../context";
@@ -31,7 +32,7 @@ export async function createWebhook(ctx: ServiceContext, raw: unknown): Promise<
   const key = getSecretKey();
   const secret = generateWebhookSecret();
   const row = await withNameConflict(input.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    withTransaction(ctx, async (tx) => {
       const created = await tx.webhook.create({
         data: {
           tenantId: ctx.tenantId,
@@ -71,7 +72,7 @@ export async function updateWebhook(ctx: ServiceContext, webhookId: string, raw:
   const secret = rotateSecret ? generateWebhookSecret() : undefined;
   const changed = [...(Object.keys(patch) as (keyof typeof patch)[]).filter((k) => patch[k] !== undefined && patch[k] !== current[k]), ...(urlChanged ? ["url" as const] : [])].sort();
   const updated = await withNameConflict(patch.name ?? row.name, () =>
-    ctx.db.$transaction(async (tx) => {
+    withTransaction(ctx, async (tx) => {
       const next = await tx.webhook.update({
         where: { id: row.id },
         data: { ...patch, ...(urlChanged ? sealWebhookUrl(key, url) : {}), ...(secret ? { secretEncrypted: encryptJson(key, secret) } : {}) },
@@ -93,7 +94,7 @@ export async function updateWebhook(ctx: ServiceContext, webhookId: string, raw:
 export async function deleteWebhook(ctx: ServiceContext, webhookId: string): Promise<void> {
   requirePermission(ctx, "webhook:manage");
   const row = await getWebhookOrThrow(ctx, webhookId);
-  await ctx.db.$transaction(async (tx) => {
+  await withTransaction(ctx, async (tx) => {
     await tx.webhook.delete({ where: { id: row.id } });
     await recordAudit(tx, ctx, "webhook.deleted", { type: "webhook", id: row.id }, { name: row.name, target: maskedOrigin(toWebhookDto(row).url) });
   });

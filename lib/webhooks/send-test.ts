@@ -1,3 +1,4 @@
+import { withTransaction } from "../transaction";
 import { randomUUID } from "node:crypto";
 import { recordAudit } from "../audit-log/record-audit";
 import { requirePermission } from "../auth/permissions";
@@ -16,7 +17,7 @@ export async function sendTestWebhook(ctx: ServiceContext, webhookId: string): P
   requirePermission(ctx, "webhook:manage");
   const webhook = await getWebhookOrThrow(ctx, webhookId);
   const id = randomUUID();
-  const row = await ctx.db.$transaction(async (tx) => {
+  const row = await withTransaction(ctx, async (tx) => {
     const team = await tx.tenant.findUniqueOrThrow({ where: { id: ctx.tenantId }, select: { id: true, slug: true } });
     const payload = buildTestPayload({ deliveryId: id, createdAt: new Date(), team });
     await insertDeliveries(tx, ctx.tenantId, [{ id, tenantId: ctx.tenantId, webhookId: webhook.id, alertId: null, event: "test", payload }]);

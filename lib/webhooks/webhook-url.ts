@@ -52,6 +52,7 @@ export function displayUrl(row: Pick<Webhook, "urlMasked" | "legacyUrl">): strin
  * Seals the URLs of rows written before sealing (run by every worker on start; idempotent, and two
  * workers sealing one row both write a valid sealing). Returns how many rows it sealed.
  */
+// internal-writer: a one-time upgrade at startup (worker)
 export async function sealLegacyWebhookUrls(db: Db, key: Buffer): Promise<number> {
   const rows = await db.webhook.findMany({ where: { legacyUrl: { not: null } }, select: { id: true, legacyUrl: true } });
   let sealed = 0;

@@ -59,6 +59,7 @@ export async function renewLeases(db: Db, workerId: string, ttlMs = LEASE_TTL_MS
 }
 
 /** Gives leases back (all of them when no ids are given) so another worker can take over at once. */
+// internal-writer: the worker's session leases
 export async function releaseLeases(db: Db, workerId: string, serverIds?: string[]): Promise<void> {
   if (serverIds && serverIds.length === 0) return;
   if (serverIds) await db.$executeRaw`DELETE FROM server_lease WHERE worker_id = ${workerId} AND server_id::text = ANY(${serverIds})`;

@@ -8,7 +8,7 @@ import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
 import { CHROMIUM_ARGS } from "../helpers/chromium";
 import { signedUpContext } from "../helpers/e2e-accounts";
 import { screenshotPath } from "../helpers/e2e-product";
-import { createServer, TEST_KEY } from "../helpers/factories";
+import { insertServerRow, TEST_KEY } from "../helpers/factories";
 import { freshDatabaseUrl } from "../helpers/fresh-database";
 import { createDb, type Db } from "../../lib/db";
 import { freePort, startProcess, type Proc } from "../helpers/processes";
@@ -40,7 +40,7 @@ describe("fleet page in Chromium", () => {
     fixture = await startHttpFixture(statePath());
     const demo = await ensureTenant(db, DEMO_TENANT_SLUG, "Demo team");
     demoTenantId = demo.id;
-    await createServer({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: db }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
+    await insertServerRow({ tenantId: demo.id, actor: { kind: "system", id: "e2e" }, db: db }, "e2e-fixture", { transport: "streamable_http", url: fixture.url, headers: {} });
 
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;

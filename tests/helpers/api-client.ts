@@ -53,7 +53,7 @@ import * as adminTeamQuotaRoute from "../../app/api/v1/admin/teams/[id]/quota/ro
 import { getAuth } from "../../lib/auth/auth";
 import type { Role, ServiceContext } from "../../lib/context";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, testDb } from "./factories";
+import { insertServerRow, testDb } from "./factories";
 
 // Drives the real Next route handlers in-process: real Request objects in, real Responses out,
 // the same better-auth sessions and API keys a browser or the CLI would use.
@@ -230,7 +230,7 @@ export function bearer(secret: string, label = "key"): Caller {
 export const UNREACHABLE_URL = "http://127.0.0.1:9/mcp";
 
 export async function createHttpServer(team: TestTeam, name: string, headers: Record<string, string> = {}): Promise<string> {
-  return (await createServer(team.ctx, name, { transport: "streamable_http", url: UNREACHABLE_URL, headers })).id;
+  return (await insertServerRow(team.ctx, name, { transport: "streamable_http", url: UNREACHABLE_URL, headers })).id;
 }
 
 export async function createServerWithSnapshot(team: TestTeam, name: string): Promise<{ serverId: string; snapshotId: string }> {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { inject } from "vitest";
-import type { ServiceContext } from "../../lib/context";
+import type { Actor, Role, ServiceContext } from "../../lib/context";
 import { createDb, type Db } from "../../lib/db";
 import { getSecretKey } from "../../lib/secrets";
 import { connectionColumns } from "../../lib/servers/connection-columns";
@@ -23,7 +23,35 @@ export async function createTenantContext(label = "t"): Promise<ServiceContext> 
   return { tenantId: tenant.id, actor: { kind: "system", id: "test" }, db: testDb() };
 }
 
-export async function createServer(ctx: ServiceContext, name: string, config: ServerConnectionConfig, extra: { enabled?: boolean; pollIntervalSeconds?: number } = {}) {
+export type MakeCtxOptions = {
+  /** The actor's role (user and apiKey kinds); default owner. */
+  role?: Role;
+  /** Who acts: a signed-in person (default), a team API key, the system (the worker), or a share link. */
+  kind?: Actor["kind"];
+  /** Act in this team instead of a fresh one. */
+  tenantId?: string;
+};
+
+/**
+ * A ServiceContext to call lib verbs with, in a team of its own unless `tenantId` is given: e.g.
+ * `makeCtx({ role: "viewer" })` to see a verb refuse, `makeCtx({ kind: "apiKey", role: "admin" })`
+ * to see what a key may do. The actor ids are made up (no user or key row behind them): verbs
+ * check the actor's role, not its rows.
+ */
+export async function makeCtx({ role = "owner", kind = "user", tenantId }: MakeCtxOptions = {}): Promise<ServiceContext> {
+  const id = randomUUID();
+  const team = tenantId ?? (await ensureTenant(testDb(), `ctx-${id.slice(0, 8)}`, `Test ctx-${id.slice(0, 8)}`)).id;
+  const actors: Record<Actor["kind"], Actor> = {
+    user: { kind: "user", id, label: `${role}-${id.slice(0, 8)}@make-ctx.test`, role, instanceAdmin: false },
+    apiKey: { kind: "apiKey", id, label: `API key "${role}-key" (tw_…)`, role },
+    system: { kind: "system", id: "test" },
+    share: { kind: "share", id, label: "share link", tenantId: team, viewId: null },
+  };
+  return { tenantId: team, actor: actors[kind], db: testDb() };
+}
+
+/** A server row written straight to the table (no permission check, audit row or NOTIFY): test setup, not the createServer verb. */
+export async function insertServerRow(ctx: ServiceContext, name: string, config: ServerConnectionConfig, extra: { enabled?: boolean; pollIntervalSeconds?: number } = {}) {
   return ctx.db.mcpServer.create({
     data: {
       tenantId: ctx.tenantId,

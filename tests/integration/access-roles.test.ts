@@ -1,10 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
 import { addBareMember, addMember, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROLE_RANK } from "../../lib/auth/permissions";
 import { ROLE_NAMES, type Role } from "../../lib/context";
-import { createServer, testDb } from "../helpers/factories";
+import { insertServerRow, testDb } from "../helpers/factories";
 
 // Each role, as a signed-in member and as an API key of that role, against every REST route of
 // its own team: exactly which succeed and which get 403.
@@ -29,6 +31,8 @@ type Spec = {
   prepare?: (w: Who) => Promise<{ id?: string; body?: unknown }>;
   after?: (w: Who) => Promise<void>;
   onlyFor?: (w: Who) => boolean;
+  /** The route file's pattern when `path` fills in more than `:id` (e.g. a tool name). */
+  route?: string;
 };
 
 const ROUTES: Spec[] = [
@@ -55,7 +59,17 @@ const ROUTES: Spec[] = [
   { method: "GET", path: "/api/v1/servers/:id/snapshots", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
   { method: "GET", path: "/api/v1/snapshots/:id", allowed: everyone, ok: 200, prepare: async () => ({ id: f.snapshotId }) },
   { method: "GET", path: "/api/v1/servers/:id/diff", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
-  { method: "GET", path: "/api/v1/servers/:id/tools/alpha/history", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
+  { method: "GET", path: "/api/v1/servers/:id/tools/alpha/history", route: "/api/v1/servers/:id/tools/:name/history", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
+  { method: "GET", path: "/api/v1/servers/:id/identity-probes", allowed: everyone, ok: 200, prepare: async () => ({ id: f.serverId }) },
+  { method: "POST", path: "/api/v1/servers/batch", allowed: atLeast("admin"), ok: 201, prepare: async () => ({ body: { servers: [{ name: `batch-${uniq()}`, transport: "streamable-http", url: UNREACHABLE_URL, enabled: false }] } }) },
+  { method: "GET", path: "/api/v1/team/identity-probes", allowed: everyone, ok: 200 },
+  { method: "PATCH", path: "/api/v1/team/identity-probes", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ body: { identities: ["claude-desktop", "cursor"] } }) },
+  { method: "GET", path: "/api/v1/overview", allowed: everyone, ok: 200 },
+  { method: "GET", path: "/api/v1/collisions", allowed: everyone, ok: 200 },
+  { method: "GET", path: "/api/v1/search?q=alpha", route: "/api/v1/search", allowed: everyone, ok: 200 },
+  { method: "GET", path: "/api/v1/team/context-budget", allowed: everyone, ok: 200 },
+  { method: "PATCH", path: "/api/v1/team/context-budget", allowed: atLeast("admin"), ok: 200, prepare: async () => ({ body: { budgetTokens: 1_000_000 } }) },
+  { method: "GET", path: "/api/v1/team/context-budget/report", allowed: everyone, ok: 200 },
   { method: "GET", path: "/api/v1/members", allowed: everyone, ok: 200 },
   { method: "GET", path: "/api/v1/quota", allowed: everyone, ok: 200 },
   // Quotas span teams: only instance administrators (none in this matrix) see or set them.
@@ -94,7 +108,35 @@ const ROUTES: Spec[] = [
   { method: "DELETE", path: "/api/v1/views/:id", allowed: atLeast("member"), ok: 204, prepare: async () => ({ id: await freshView() }) },
   { method: "POST", path: "/api/v1/views/:id/share", allowed: atLeast("member"), ok: 201, prepare: async () => ({ id: await freshView() }) },
   { method: "GET", path: "/api/v1/views/:id/shares", allowed: everyone, ok: 200, prepare: async () => ({ id: await freshView() }) },
+  { method: "DELETE", path: "/api/v1/shares/:id", route: "/api/v1/shares/:token", allowed: atLeast("member"), ok: 204, prepare: async () => ({ id: await freshShareToken() }) },
 ];
+
+// Routes whose access is tested in another file (public ones, flows bound to a browser session,
+// ones that need fixtures of their own). Each names where; anything else must be in ROUTES above.
+const COVERED_ELSEWHERE: Record<string, string> = {
+  "GET /api/v1/openapi.json": "public, no credentials: openapi.test.ts",
+  "GET /api/v1/share/:token": "public, the token is the credential: views.test.ts, security-share-principal.test.ts",
+  "POST /api/v1/keys/:id/transfer": "security-keys-sessions.test.ts",
+  "POST /api/v1/me/sign-out-everywhere": "a signed-in person's own sessions: security-keys-sessions.test.ts",
+  "POST /api/v1/servers/:id/oauth/authorize": "an admin's browser flow bound to the session: oauth-servers.test.ts",
+  "GET /api/v1/servers/:id/oauth/callback": "the provider's redirect back to that session: oauth-servers.test.ts",
+  "POST /api/v1/servers/import": "import-api.test.ts",
+};
+
+/** "METHOD /api/v1/…/:param" for every handler exported by a route file under app/api/v1 (found on disk). */
+function routesOnDisk(): string[] {
+  const v1 = path.resolve(import.meta.dirname, "../../app/api/v1");
+  return fs
+    .readdirSync(v1, { recursive: true, encoding: "utf8" })
+    .filter((file) => path.basename(file) === "route.ts")
+    .flatMap((file) => {
+      const dir = path.dirname(file) === "." ? "" : `/${path.dirname(file).split(path.sep).join("/")}`;
+      const pattern = `/api/v1${dir.replace(/\[(\w+)\]/g, ":$1")}`;
+      const source = fs.readFileSync(path.join(v1, file), "utf8");
+      return [...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => `${m[1]} ${pattern}`);
+    })
+    .sort();
+}
 
 async function freshView(): Promise<string> {
   return expectStatus(await call("POST", "/api/v1/views", { as: f.sessions.owner, body: { name: `v-${uniq()}` } }), 201).json.id;
@@ -111,6 +153,10 @@ async function freshAlert(): Promise<string> {
   const toolName = `tool-${uniq()}`;
   const row = await testDb().alert.create({ data: { tenantId: f.team.id, serverId: f.serverId, kind: "tool_changed", severity: "low", title: "role probe", toolName, candidateHash: "h-role", dedupeKey: `tool_changed:${toolName}` } });
   return row.id;
+}
+
+async function freshShareToken(): Promise<string> {
+  return expectStatus(await call("POST", `/api/v1/views/${await freshView()}/share`, { as: f.sessions.owner }), 201).json.token;
 }
 
 async function freshInvitation(): Promise<string> {
@@ -150,6 +196,16 @@ describe(`role matrix: 4 session roles × 4 key roles × every route (${matrix.l
     expect(res.status, res.text).toBe(expected);
     if (expected === 403) expect(res.json.error.message).toMatch(/may not|signed-in person|API key/);
     await spec.after?.(w);
+  });
+});
+
+describe("the route table", () => {
+  it("every method of every app/api/v1/**/route.ts is in the role matrix (or named in COVERED_ELSEWHERE), and nothing listed is gone", () => {
+    const onDisk = routesOnDisk();
+    const listed = new Set([...ROUTES.map((spec) => `${spec.method} ${spec.route ?? spec.path}`), ...Object.keys(COVERED_ELSEWHERE)]);
+    expect(onDisk.length).toBeGreaterThan(50);
+    expect(onDisk.filter((route) => !listed.has(route)), "routes without an access test: add each to ROUTES in this file").toEqual([]);
+    expect([...listed].filter((route) => !onDisk.includes(route)), "listed routes with no route file").toEqual([]);
   });
 });
 
@@ -206,7 +262,7 @@ describe("role ceilings: nobody grants, invites or mints above their own role; o
       const res = await call("POST", "/api/v1/servers", { as, body: { name: `stdio-${uniq()}`, transport: "stdio", command: "node", args: ["-e", "1"] } });
       expect(res.status, res.text).toBe(403);
     }
-    const stdio = await createServer(f.team.ctx, `stdio-${uniq()}`, { transport: "stdio", command: "true", args: [], env: {} }, { enabled: false });
+    const stdio = await insertServerRow(f.team.ctx, `stdio-${uniq()}`, { transport: "stdio", command: "true", args: [], env: {} }, { enabled: false });
     const edit = await call("PATCH", `/api/v1/servers/${stdio.id}`, { as: f.sessions.owner, body: { command: "sh", args: ["-c", "id"] } });
     expect(edit.status, edit.text).toBe(403);
     expect((await testDb().mcpServer.findUniqueOrThrow({ where: { id: stdio.id } })).command).toBe("true");

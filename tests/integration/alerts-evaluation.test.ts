@@ -8,7 +8,7 @@ import { listenForEvents, type EventListener } from "../../lib/realtime/listen";
 import { updateSessionState } from "../../lib/sessions/update-session-state";
 import { hashTool } from "../../lib/snapshots/canonical-hash";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, createTenantContext, testDb, waitFor, TEST_KEY } from "../helpers/factories";
+import { insertServerRow, createTenantContext, testDb, waitFor, TEST_KEY } from "../helpers/factories";
 import { POISONED_ADD, add, notes, search } from "./alerts-fixtures";
 import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
 
@@ -34,7 +34,7 @@ describe("alert evaluation against baselines", () => {
     if (!teamCtx) {
       ctx = await createTenantContext(`eval-${name}`);
     }
-    return (await createServer(teamCtx ?? ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    return (await insertServerRow(teamCtx ?? ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
   };
   const record = async (serverId: string, tools: Tool[], extra: { notified?: boolean; serverVersion?: string } = {}) => {
     const result = await recordSnapshot(ctx, { serverId, tools, trigger: extra.notified === false ? "poll" : "list_changed", serverVersion: extra.serverVersion ?? "1.0.0" });

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../../lib/context";
 import { hashTool } from "../../lib/snapshots/canonical-hash";
 import { Scheduler } from "../../worker/scheduler";
 import { stdioFixtureCommand, writeFixtureState, type FixtureTool } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { POISONED_ADD, add, notes } from "./alerts-fixtures";
 import { testTargets } from "../helpers/guarded";
 import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
@@ -31,8 +31,8 @@ describe("alerts from a real worker", () => {
     state([add() as FixtureTool, notes() as FixtureTool]);
     ctx = await createTenantContext("alerts-worker");
     const stdio = stdioFixtureCommand(path.join(dir, "state.json"));
-    ids.fixture = (await createServer(ctx, "poisonable", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
-    ids.broken = (await createServer(ctx, "never-starts", { transport: "stdio", command: process.execPath, args: ["-e", "process.exit(3)"], env: {} })).id;
+    ids.fixture = (await insertServerRow(ctx, "poisonable", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
+    ids.broken = (await insertServerRow(ctx, "never-starts", { transport: "stdio", command: process.execPath, args: ["-e", "process.exit(3)"], env: {} })).id;
     // A webhook of the team: an opened alert must be queued for it in the same transaction.
     await ctx.db.webhook.create({ data: { tenantId: ctx.tenantId, name: "receiver", ...sealWebhookUrl(TEST_KEY, "http://127.0.0.1:9/hook"), secretEncrypted: "unused-here", minSeverity: "high" } });
     scheduler = new Scheduler(

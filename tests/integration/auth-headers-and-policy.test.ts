@@ -8,7 +8,7 @@ import { createGuardedFetch } from "../../lib/discovery/node/guarded-fetch";
 import { takeSnapshot } from "../../lib/discovery/take-snapshot";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
 import { silentLogger } from "../../lib/logger";
 
@@ -83,7 +83,7 @@ describe("custom headers and the stdio policy", () => {
     await testDb().mcpServer.updateMany({ where: { enabled: true }, data: { enabled: false } });
     const ctx = await createTenantContext("policy");
     const cmd = stdioFixtureCommand(path.join(dir, "s.json"));
-    const { id } = await createServer(ctx, "local-tool", { transport: "stdio", ...cmd });
+    const { id } = await insertServerRow(ctx, "local-tool", { transport: "stdio", ...cmd });
     const scheduler = new Scheduler(
       testDb(),
       TEST_KEY,

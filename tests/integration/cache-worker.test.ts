@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ToolListCache } from "../../lib/cache/tool-list-cache";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
 import { captureLogger } from "../helpers/capture-logger";
 
@@ -62,9 +62,9 @@ beforeAll(async () => {
     cacheScope: "private",
   });
   for (const [key, team] of [["A", teamA], ["B", teamB]] as const) {
-    ids[`public${key}`] = (await createServer(team.ctx, "public-docs", { transport: "streamable_http", url: publicUrl, headers: {} })).id;
+    ids[`public${key}`] = (await insertServerRow(team.ctx, "public-docs", { transport: "streamable_http", url: publicUrl, headers: {} })).id;
     const token = key === "A" ? "token-a" : "token-b";
-    ids[`private${key}`] = (await createServer(team.ctx, "per-user-crm", { transport: "streamable_http", url: privateUrl, headers: { Authorization: `Bearer ${token}` } })).id;
+    ids[`private${key}`] = (await insertServerRow(team.ctx, "per-user-crm", { transport: "streamable_http", url: privateUrl, headers: { Authorization: `Bearer ${token}` } })).id;
   }
   scheduler = new Scheduler(
     testDb(),
@@ -145,7 +145,7 @@ describe("tool-list caches in the worker (protocol 2026-07-28)", () => {
 
   it("polls within the TTL are answered by the cache (hits), not by the server", async () => {
     const url = await startFixture("polled", { tools: [tool("lookup")], ttlMs: 600_000, cacheScope: "public" });
-    const id = (await createServer(teamA.ctx, "polled", { transport: "streamable_http", url, headers: {} }, { pollIntervalSeconds: 1 })).id;
+    const id = (await insertServerRow(teamA.ctx, "polled", { transport: "streamable_http", url, headers: {} }, { pollIntervalSeconds: 1 })).id;
     await scheduler.tick();
     const use = await waitFor("two cache hits from polls", () => testDb().serverCacheUse.findFirst({ where: { serverId: id } }), (u) => (u?.hits ?? 0) >= 2, 20_000);
     expect(use).toMatchObject({ misses: 1, refreshes: 0, lastOutcome: "hit", lastReason: "poll" });
@@ -168,10 +168,10 @@ describe("tool-list caches in the worker (protocol 2026-07-28)", () => {
       ttlMs: 600_000,
       cacheScope: "public",
     });
-    const anon = (await createServer(teamA.ctx, "units", { transport: "streamable_http", url, headers: {} })).id;
+    const anon = (await insertServerRow(teamA.ctx, "units", { transport: "streamable_http", url, headers: {} })).id;
     await scheduler.tick();
     await waitFor("anonymous snapshot", () => snapshotsOf(anon), (s) => s.length === 1, 20_000);
-    const victim = (await createServer(teamB.ctx, "units", { transport: "streamable_http", url, headers: { Authorization: "Bearer victim-token" } })).id;
+    const victim = (await insertServerRow(teamB.ctx, "units", { transport: "streamable_http", url, headers: { Authorization: "Bearer victim-token" } })).id;
     await scheduler.tick();
     const alerts = await waitFor("R31 alert", () => testDb().alert.findMany({ where: { serverId: victim, kind: "cache_divergence" } }), (a) => a.length === 1, 20_000);
     expect(alerts[0]).toMatchObject({ tenantId: teamB.id, severity: "high", status: "open" });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
 import { silentLogger } from "../../lib/logger";
 
@@ -30,8 +30,8 @@ describe("servers without a push channel are polled without a standing connectio
     quiet = await startHttpFixture(path.join(dir, "quiet.json"), { env: { FIXTURE_CALL_LOG: callLog } });
     pushing = await startHttpFixture(path.join(dir, "pushing.json"));
     ctx = await createTenantContext("detached");
-    ids.quiet = (await createServer(ctx, "quiet", { transport: "streamable_http", url: quiet.url, headers: {} })).id;
-    ids.pushing = (await createServer(ctx, "pushing", { transport: "streamable_http", url: pushing.url, headers: {} })).id;
+    ids.quiet = (await insertServerRow(ctx, "quiet", { transport: "streamable_http", url: quiet.url, headers: {} })).id;
+    ids.pushing = (await insertServerRow(ctx, "pushing", { transport: "streamable_http", url: pushing.url, headers: {} })).id;
     scheduler = new Scheduler(
       testDb(),
       TEST_KEY,

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
 import { acquireLeases, releaseLeases } from "../../lib/workers/leases";
 import { EvaluationQueue } from "../../worker/evaluation-queue";
-import { createServer, createTenantContext, testDb } from "../helpers/factories";
+import { insertServerRow, createTenantContext, testDb } from "../helpers/factories";
 import { POISONED_ADD, notes } from "./alerts-fixtures";
 
 // The worker's evaluation queue (issue 12): judging runs off the listing path, coalesces per
@@ -11,14 +11,14 @@ import { POISONED_ADD, notes } from "./alerts-fixtures";
 describe("EvaluationQueue", () => {
   it("coalesces requests per server, judges the latest snapshot once as 'created', and marks it judged", async () => {
     const ctx = await createTenantContext("evalq");
-    const serverId = (await createServer(ctx, "evalq", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const serverId = (await insertServerRow(ctx, "evalq", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
     const first = await recordSnapshot(ctx, { serverId, tools: [notes()], trigger: "connect" });
     const second = await recordSnapshot(ctx, { serverId, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
     expect(second.kind).toBe("created");
     const lines: string[] = [];
     const queue = new EvaluationQueue({ width: 1 });
     // Hold the only slot so both requests meet in the queue.
-    const blocker = createServer(ctx, "evalq-other", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
+    const blocker = insertServerRow(ctx, "evalq-other", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
     queue.request({ ctx, serverId: (await blocker).id, kind: "confirmed", leaseHolder: "", log: () => undefined });
     queue.request({ ctx, serverId, kind: "confirmed", leaseHolder: "", log: (l) => lines.push(l) });
     queue.request({ ctx, serverId, kind: "created", leaseHolder: "", log: (l) => lines.push(l) });
@@ -34,7 +34,7 @@ describe("EvaluationQueue", () => {
 
   it("a judgement refused by the lease fence leaves the snapshot unjudged, so the next owner catches up", async () => {
     const ctx = await createTenantContext("evalq-fence");
-    const serverId = (await createServer(ctx, "fenced", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} })).id;
+    const serverId = (await insertServerRow(ctx, "fenced", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} })).id;
     await acquireLeases(testDb(), "evalq-owner", 10_000, 60_000);
     try {
       const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
@@ -57,8 +57,8 @@ describe("EvaluationQueue", () => {
   it("first looks step aside while listings wait for a slot; a change to a known server is judged meanwhile", async () => {
     const ctx = await createTenantContext("evalq-lanes");
     const config = { transport: "streamable_http" as const, url: "http://127.0.0.1:9/mcp", headers: {} };
-    const fresh = (await createServer(ctx, "fresh", config, { enabled: false })).id;
-    const known = (await createServer(ctx, "known", config, { enabled: false })).id;
+    const fresh = (await insertServerRow(ctx, "fresh", config, { enabled: false })).id;
+    const known = (await insertServerRow(ctx, "known", config, { enabled: false })).id;
     const freshSnap = await recordSnapshot(ctx, { serverId: fresh, tools: [POISONED_ADD], trigger: "connect" });
     const knownFirst = await recordSnapshot(ctx, { serverId: known, tools: [notes()], trigger: "connect" });
     const knownChange = await recordSnapshot(ctx, { serverId: known, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
@@ -84,7 +84,7 @@ describe("EvaluationQueue", () => {
 
   it("a first look holds back for at most maxYieldMs, even while listings keep waiting", async () => {
     const ctx = await createTenantContext("evalq-maxyield");
-    const serverId = (await createServer(ctx, "starved", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const serverId = (await insertServerRow(ctx, "starved", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
     const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
     const queue = new EvaluationQueue({ width: 1, listingsWaiting: () => true, maxYieldMs: 300 });
     queue.request({ ctx, serverId, kind: "created", firstLook: true, leaseHolder: "", log: () => undefined });
@@ -96,7 +96,7 @@ describe("EvaluationQueue", () => {
 
   it("a pushed change holds new first looks back for the time given (holdFirstLooks), then they run", async () => {
     const ctx = await createTenantContext("evalq-hold");
-    const serverId = (await createServer(ctx, "held", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
+    const serverId = (await insertServerRow(ctx, "held", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
     const snap = await recordSnapshot(ctx, { serverId, tools: [POISONED_ADD], trigger: "connect" });
     const queue = new EvaluationQueue({ width: 1, listingsWaiting: () => false });
     queue.holdFirstLooks(600);

@@ -3,9 +3,10 @@ import { describe, expect, it } from "vitest";
 import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
 import { lockToolNames } from "../../lib/alerts/tool-name-index";
 import type { ServiceContext } from "../../lib/context";
-import { deleteServer } from "../../lib/servers/save-server";
+import { deleteServer } from "../../lib/servers/delete-server";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, createTenantContext, testDb } from "../helpers/factories";
+import { expectAuditRow } from "../helpers/expect-audit-row";
+import { insertServerRow, createTenantContext, testDb } from "../helpers/factories";
 
 // Cross-server rules at fleet shape, in a real Postgres: snapshots recorded and evaluated as the
 // worker's sink does, one server after another. Each scenario mints its own teams.
@@ -25,7 +26,7 @@ const templateTool = (t: number): Tool => ({
 const mailTool = (name: string): Tool => ({ name, description: "Send an email to a recipient.", inputSchema: { type: "object", properties: { to: { type: "string" } } } });
 
 async function addServer(ctx: ServiceContext, name: string, tools: Tool[]): Promise<string> {
-  const { id } = await createServer(ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
+  const { id } = await insertServerRow(ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
   await relist(ctx, id, tools);
   return id;
 }
@@ -75,7 +76,8 @@ describe("cross-server rules for fleets", () => {
     expect(listed((await collisionsOf(ctx, "template_op_1"))[0]!)).toEqual(ids);
 
     // Deleting the anchor server: every list loses it and the alerts move to the next server.
-    await deleteServer(ctx, ids[0]!);
+    await deleteServer(ctx, { serverId: ids[0]! });
+    await expectAuditRow(ctx, { action: "server.deleted", target: { type: "server", id: ids[0]! } });
     const after = await alertsOf(ctx, { kind: "name_collision" });
     expect(after).toHaveLength(20);
     for (const alert of after) {
@@ -99,7 +101,7 @@ describe("cross-server rules for fleets", () => {
     const dropped = (await collisionsOf(ctx, "template_op_1"))[0]!;
     expect(dropped).toMatchObject({ serverId: b, status: "resolved", resolution: "superseded", resolvedBy: "system" });
     expect(listed(dropped)).toEqual([b]);
-    await deleteServer(ctx, a);
+    await deleteServer(ctx, { serverId: a });
     expect((await collisionsOf(ctx, "template_op_2"))[0]).toMatchObject({ serverId: b, status: "resolved", resolution: "superseded" });
     // Offered twice again: a new alert, the resolved one stays as history.
     await addServer(ctx, "c", [templateTool(1)]);
@@ -118,7 +120,7 @@ describe("cross-server rules for fleets", () => {
 
   it("two servers adding the same name at once still end with one alert listing both", async () => {
     const ctx = await createTenantContext("fleet-race");
-    const ids = await Promise.all(["left", "right"].map(async (name) => (await createServer(ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id));
+    const ids = await Promise.all(["left", "right"].map(async (name) => (await insertServerRow(ctx, name, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id));
     await Promise.all(ids.map((id) => relist(ctx, id, [templateTool(7)])));
     const alerts = await collisionsOf(ctx, "template_op_7");
     expect(alerts).toHaveLength(1);

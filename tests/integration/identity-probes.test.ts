@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, testDb, waitFor } from "../helpers/factories";
 import { startProcess, type Proc } from "../helpers/processes";
 
 // Issue 15 end to end: the real worker process probes a cloaking fixture (one that shows Claude
@@ -47,11 +47,11 @@ beforeAll(async () => {
     writeFixtureState(statePath(name), name === "cloaker" ? cloaking : { tools: clean });
     const fixture = await startHttpFixture(statePath(name));
     fixtures.push(fixture);
-    ids[name] = (await createServer(team.ctx, name, { transport: "streamable_http", url: fixture.url, headers: {} })).id;
+    ids[name] = (await insertServerRow(team.ctx, name, { transport: "streamable_http", url: fixture.url, headers: {} })).id;
   }
   writeFixtureState(statePath("stdio"), cloaking);
   const stdio = stdioFixtureCommand(statePath("stdio"));
-  ids.stdio = (await createServer(team.ctx, "stdio-cloaker", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
+  ids.stdio = (await insertServerRow(team.ctx, "stdio-cloaker", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
 
   worker = await startProcess(
     "worker/main.ts",

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, testDb, waitFor } from "../helpers/factories";
 import { freePort, startProcess, type Proc } from "../helpers/processes";
 import { parsePrometheusText, samplesOf, type Family } from "../helpers/prometheus-text";
 
@@ -45,9 +45,9 @@ describe("the worker's /metrics", () => {
     writeFixtureState(statePath, { tools: [tool("alpha"), tool("beta"), tool("gamma"), tool("delta")] });
     fixture = await startHttpFixture(statePath);
     ctx = await createTenantContext("metrics");
-    liveId = (await createServer(ctx, "metrics-live", { transport: "streamable_http", url: fixture.url, headers: {} })).id;
+    liveId = (await insertServerRow(ctx, "metrics-live", { transport: "streamable_http", url: fixture.url, headers: {} })).id;
     const closedPort = await freePort();
-    refusedId = (await createServer(ctx, "metrics-refused", { transport: "streamable_http", url: `http://127.0.0.1:${closedPort}/mcp`, headers: {} })).id;
+    refusedId = (await insertServerRow(ctx, "metrics-refused", { transport: "streamable_http", url: `http://127.0.0.1:${closedPort}/mcp`, headers: {} })).id;
     const port = await freePort();
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     worker = await startProcess(

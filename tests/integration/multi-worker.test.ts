@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../lib/context";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
 import { acquireLeases, releaseLeases, renewLeases } from "../../lib/workers/leases";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, testDb, waitFor } from "../helpers/factories";
 import { startProcess, type Proc } from "../helpers/processes";
 
 // Two real worker processes against one database. Lease TTL is shortened to 3 s (default 15 s)
@@ -45,8 +45,8 @@ describe("several workers share one database", () => {
     // The slow server logs each tools/list call ("<token> <cursor>"): the kill test reads where a walk is.
     [fast, slow] = await Promise.all([startHttpFixture(path.join(dir, "fast.json")), startHttpFixture(path.join(dir, "slow.json"), { env: { FIXTURE_CALL_LOG: path.join(dir, "slow-calls.log") } })]);
     ctx = await createTenantContext("multi");
-    for (let i = 0; i < 6; i++) serverIds.push((await createServer(ctx, `fast-${i}`, { transport: "streamable_http", url: fast.url, headers: {} })).id);
-    slowId = (await createServer(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
+    for (let i = 0; i < 6; i++) serverIds.push((await insertServerRow(ctx, `fast-${i}`, { transport: "streamable_http", url: fast.url, headers: {} })).id);
+    slowId = (await insertServerRow(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
     serverIds.push(slowId);
   });
 

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { getOverview } from "../../lib/overview/get-overview";
 import { listFleetRowExtras } from "../../lib/servers/list-fleet-row-extras";
-import { createServer, createTenantContext } from "../helpers/factories";
+import { insertServerRow, createTenantContext } from "../helpers/factories";
 
 // The overview verb and the fleet table's per-row strip/alert query against real Postgres. A
 // small team is written row by row at known instants around a fixed "now", so every number below
@@ -37,10 +37,10 @@ describe("overview and fleet strips (real Postgres, fixed now)", () => {
     ctx = await createTenantContext("overview");
     other = await createTenantContext("overview-other");
     const db = ctx.db;
-    id.alpha = (await createServer(ctx, "alpha", http)).id;
-    id.beta = (await createServer(ctx, "beta", http)).id;
-    id.gamma = (await createServer(ctx, "gamma", http, { enabled: false })).id;
-    id.foreign = (await createServer(other, "foreign-server", http)).id;
+    id.alpha = (await insertServerRow(ctx, "alpha", http)).id;
+    id.beta = (await insertServerRow(ctx, "beta", http)).id;
+    id.gamma = (await insertServerRow(ctx, "gamma", http, { enabled: false })).id;
+    id.foreign = (await insertServerRow(other, "foreign-server", http)).id;
     const t = ctx.tenantId;
     await db.serverSession.createMany({
       data: [

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { listSnapshots } from "../../lib/servers/list-snapshots";
-import { createServer, createTenantContext } from "../helpers/factories";
+import { insertServerRow, createTenantContext } from "../helpers/factories";
 
 // One cursor scheme (lib/pagination): rows that share their sort key are told apart by id, so a
 // page boundary that falls among them neither skips nor repeats one.
@@ -13,7 +13,7 @@ describe("snapshot timeline paging", () => {
 
   beforeAll(async () => {
     ctx = await createTenantContext("paging");
-    serverId = (await createServer(ctx, "ties", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} })).id;
+    serverId = (await insertServerRow(ctx, "ties", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} })).id;
     const sameInstant = new Date("2026-11-30T12:00:00.000Z");
     for (let i = 0; i < 5; i++) ids.push(randomUUID());
     await ctx.db.snapshot.createMany({

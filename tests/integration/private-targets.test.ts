@@ -19,7 +19,7 @@ import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
 import { startWebhookDispatcher } from "../../worker/webhook-dispatcher";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { createServer, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { silentLogger } from "../../lib/logger";
 
 // Issue 13, from the attacker's side: on an instance with open sign-up, a stranger signs up,
@@ -170,8 +170,8 @@ describe("at delivery and connect time the worker refuses them for the stranger'
     writeFixtureState(path.join(dir, "state.json"), { tools: [{ name: "internal_admin_tool", description: "Only for the operator", inputSchema: { type: "object", properties: {} } }] });
     const fixture = await startHttpFixture(path.join(dir, "state.json"));
     const config = { transport: "streamable_http" as const, url: fixture.url, headers: {} };
-    const theirs = await createServer({ ...strangerTeam.ctx }, `internal-${uniq()}`, config);
-    const ours = await createServer({ ...adminTeam.ctx }, `internal-${uniq()}`, config);
+    const theirs = await insertServerRow({ ...strangerTeam.ctx }, `internal-${uniq()}`, config);
+    const ours = await insertServerRow({ ...adminTeam.ctx }, `internal-${uniq()}`, config);
     const scheduler = new Scheduler(
       testDb(),
       TEST_KEY,

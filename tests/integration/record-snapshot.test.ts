@@ -8,7 +8,7 @@ import { getServerDetail } from "../../lib/servers/get-server-detail";
 import { listServers } from "../../lib/servers/list-servers";
 import { listSnapshots } from "../../lib/servers/list-snapshots";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, createTenantContext, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, waitFor } from "../helpers/factories";
 
 const tool = (name: string, description = `${name} things`) => ({ name, description, inputSchema: { type: "object", properties: {} } });
 
@@ -22,7 +22,7 @@ describe("recordSnapshot() against a real Postgres", () => {
   beforeAll(async () => {
     ctx = await createTenantContext("snap");
     other = await createTenantContext("other");
-    serverId = (await createServer(ctx, "alpha", { transport: "stdio", command: "true", args: [], env: { TOKEN: "s3cret" } })).id;
+    serverId = (await insertServerRow(ctx, "alpha", { transport: "stdio", command: "true", args: [], env: { TOKEN: "s3cret" } })).id;
     listener = listenForEvents(inject("databaseUrl"), (e) => events.push(e));
     await new Promise((r) => setTimeout(r, 300)); // LISTEN is established
   });

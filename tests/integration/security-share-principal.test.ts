@@ -14,7 +14,10 @@ import type { ServiceContext } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { createServersBatch } from "../../lib/servers/create-servers-batch";
 import { listServers } from "../../lib/servers/list-servers";
-import { createServer, deleteServer, requestRefresh, updateServer } from "../../lib/servers/save-server";
+import { createServer } from "../../lib/servers/create-server";
+import { deleteServer } from "../../lib/servers/delete-server";
+import { requestRefresh } from "../../lib/servers/request-refresh";
+import { updateServer } from "../../lib/servers/update-server";
 import { shareContext } from "../../lib/views/resolve-share";
 import { createShareLink, revokeShareLink } from "../../lib/views/share-links";
 import { createView, deleteView, updateView } from "../../lib/views/views";
@@ -92,9 +95,9 @@ describe("every mutating verb refuses a share principal, and team A stays as it 
   const verbs: [string, () => Promise<unknown>][] = [
     ["createServer", () => createServer(share, http, none)],
     ["createServersBatch", () => createServersBatch(share, { servers: [http] }, none)],
-    ["updateServer", () => updateServer(share, f.serverA, { tags: ["owned"] }, none)],
-    ["deleteServer", () => deleteServer(share, f.serverA)],
-    ["requestRefresh", () => requestRefresh(share, f.serverA)],
+    ["updateServer", () => updateServer(share, { serverId: f.serverA, patch: { tags: ["owned"] } }, none)],
+    ["deleteServer", () => deleteServer(share, { serverId: f.serverA })],
+    ["requestRefresh", () => requestRefresh(share, { serverId: f.serverA })],
     ["createApiKey", () => createApiKey(share, { name: "side", role: "owner" })],
     ["listApiKeys", () => listApiKeys(share)],
     ["revokeApiKey", () => revokeApiKey(share, f.keyId)],

@@ -3,9 +3,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
-import { createServer, deleteServer, updateServer } from "../../lib/servers/save-server";
+import { createServer } from "../../lib/servers/create-server";
+import { deleteServer } from "../../lib/servers/delete-server";
+import { updateServer } from "../../lib/servers/update-server";
 import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { createTenantContext, testDb, waitFor } from "../helpers/factories";
+import { expectAuditRow } from "../helpers/expect-audit-row";
+import { makeCtx, testDb, waitFor } from "../helpers/factories";
 import { startProcess, type Proc } from "../helpers/processes";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
@@ -25,7 +28,7 @@ describe("servers added, edited and removed while a worker runs", () => {
     writeFixtureState(path.join(dir, "a.json"), { tools: [tool("one")] });
     writeFixtureState(path.join(dir, "b.json"), { tools: [tool("one"), tool("two")] });
     [a, b] = await Promise.all([startHttpFixture(path.join(dir, "a.json")), startHttpFixture(path.join(dir, "b.json"))]);
-    ctx = await createTenantContext("lifecycle");
+    ctx = await makeCtx({ kind: "system" });
     worker = await startProcess("worker/main.ts", { DATABASE_URL: inject("databaseUrl"), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: "lifecycle-worker" }, /watching \d+ server/);
   });
 
@@ -42,21 +45,24 @@ describe("servers added, edited and removed while a worker runs", () => {
     await waitFor("live", session, (s) => s?.status === "live", 5_000);
     console.log(`new server live after ${Date.now() - saved} ms`);
     expect(await ctx.db.snapshot.count({ where: { serverId: id } })).toBe(1);
+    await expectAuditRow(ctx, { action: "server.created", target: { type: "server", id }, details: { name: "added", transport: "streamable-http", headerKeys: [] } });
   });
 
   it("editing the connection restarts the session against the new target", async () => {
     const before = (await session())!.connectedAt!;
-    await updateServer(ctx, id, { url: b.url }, { allowStdio: false });
+    await updateServer(ctx, { serverId: id, patch: { url: b.url } }, { allowStdio: false });
+    await expectAuditRow(ctx, { action: "server.updated", target: { type: "server", id }, details: { name: "added", fields: ["url"] } });
     await waitFor("reconnected", session, (s) => Boolean(s?.connectedAt && s.connectedAt > before && s.status === "live"), 10_000);
     const latest = await ctx.db.snapshot.findFirst({ where: { serverId: id }, orderBy: { takenAt: "desc" } });
     expect(latest?.toolCount).toBe(2);
   });
 
   it("disabling stops the session; deleting removes the server and its lease", async () => {
-    await updateServer(ctx, id, { enabled: false }, { allowStdio: false });
+    await updateServer(ctx, { serverId: id, patch: { enabled: false } }, { allowStdio: false });
     await waitFor("stopped", session, (s) => s?.status === "stopped", 10_000);
     await waitFor("lease released", () => ctx.db.serverLease.findUnique({ where: { serverId: id } }), (l) => l === null, 10_000);
-    await deleteServer(ctx, id);
+    await deleteServer(ctx, { serverId: id });
+    await expectAuditRow(ctx, { action: "server.deleted", target: { type: "server", id }, details: { name: "added", transport: "streamable_http" } });
     expect(await ctx.db.mcpServer.findUnique({ where: { id } })).toBeNull();
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { diffSnapshots } from "../../lib/history/diff-snapshots";
 import { listSnapshots } from "../../lib/servers/list-snapshots";
 import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { createServer, createTenantContext } from "../helpers/factories";
+import { insertServerRow, createTenantContext } from "../helpers/factories";
 
 // GET /servers/{id}/diff carries the per-kind changes of prompts, resources, templates and
 // instructions beside the tool diff: what the server page's tabs and the diff page's kinds show.
@@ -24,7 +24,7 @@ const surfaceV2 = {
 
 async function serverWith(label: string) {
   const ctx = await createTenantContext(label);
-  const server = await createServer(ctx, label, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
+  const server = await insertServerRow(ctx, label, { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
   return { ctx, serverId: server.id };
 }
 

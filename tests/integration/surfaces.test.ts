@@ -11,7 +11,7 @@ import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
 import type { StoredDiffSummary } from "../../lib/snapshots/summarize-change";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testFetch, testTargets } from "../helpers/guarded";
 
 // Prompts, resources, resource templates and instructions go through the tools' pipeline:
@@ -113,7 +113,7 @@ describe("surfaces: prompts, resources, templates and instructions", () => {
       writeFixtureState(statePath(), full({ pageSize: 0 }));
       ctx = await createTenantContext("surfaces");
       const stdio = stdioFixtureCommand(statePath());
-      serverId = (await createServer(ctx, "surfaces", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
+      serverId = (await insertServerRow(ctx, "surfaces", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
       scheduler = new Scheduler(
         testDb(),
         TEST_KEY,
@@ -178,7 +178,7 @@ describe("surfaces: prompts, resources, templates and instructions", () => {
 
   it("an unchanged re-list writes nothing new: no snapshot, no item version", async () => {
     const ctx = await createTenantContext("surfaces-relist");
-    const server = await createServer(ctx, "relist", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
+    const server = await insertServerRow(ctx, "relist", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false });
     const surface = { prompts: [summarize()], resources: [readme()], resourceTemplates: [logsTemplate], instructions: INSTRUCTIONS };
     const first = await recordSnapshot(ctx, { serverId: server.id, tools: [tool], surface, trigger: "connect" });
     const versions = await ctx.db.toolVersion.count({ where: { tenantId: ctx.tenantId } });

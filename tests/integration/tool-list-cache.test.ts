@@ -6,7 +6,7 @@ import { pruneCacheEntries, UNUSED_ENTRY_MS } from "../../lib/cache/prune-cache"
 import { ToolListCache, type CacheIdentity } from "../../lib/cache/tool-list-cache";
 import type { ServiceContext } from "../../lib/context";
 import type { Listing } from "../../lib/discovery/open-connection";
-import { createServer, createTenantContext, TEST_KEY, testDb } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb } from "../helpers/factories";
 
 // lib/cache/tool-list-cache.ts against the real database, with a controllable clock and fetch
 // functions that count their calls: which lists are shared, which never are, and when a fresh
@@ -37,7 +37,7 @@ let a: ServiceContext;
 let b: ServiceContext;
 
 async function identity(ctx: ServiceContext, authContext = "anonymous", url = `http://cache-${randomUUID().slice(0, 8)}.test/mcp`): Promise<CacheIdentity> {
-  const server = await createServer(ctx, `s-${randomUUID().slice(0, 8)}`, { transport: "streamable_http", url, headers: {} }, { enabled: false });
+  const server = await insertServerRow(ctx, `s-${randomUUID().slice(0, 8)}`, { transport: "streamable_http", url, headers: {} }, { enabled: false });
   return { tenantId: ctx.tenantId, serverId: server.id, endpointKey: endpointKeyOf(TEST_KEY, { transport: "streamable_http", url, headers: {} }), authContext };
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
 import { captureLogger } from "../helpers/capture-logger";
 
@@ -28,9 +28,9 @@ describe("worker discovery against real MCP servers", () => {
     http = await startHttpFixture(path.join(dir, "http.json"));
     ctx = await createTenantContext("worker");
     const stdio = stdioFixtureCommand(path.join(dir, "stdio.json"));
-    ids.stdio = (await createServer(ctx, "stdio-fixture", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
-    ids.http = (await createServer(ctx, "http-fixture", { transport: "streamable_http", url: http.url, headers: {} })).id;
-    ids.broken = (await createServer(ctx, "broken", { transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('boom: missing config\\n'); process.exit(3)"], env: {} })).id;
+    ids.stdio = (await insertServerRow(ctx, "stdio-fixture", { transport: "stdio", command: stdio.command, args: stdio.args, env: stdio.env })).id;
+    ids.http = (await insertServerRow(ctx, "http-fixture", { transport: "streamable_http", url: http.url, headers: {} })).id;
+    ids.broken = (await insertServerRow(ctx, "broken", { transport: "stdio", command: process.execPath, args: ["-e", "process.stderr.write('boom: missing config\\n'); process.exit(3)"], env: {} })).id;
     scheduler = new Scheduler(
       testDb(),
       TEST_KEY,

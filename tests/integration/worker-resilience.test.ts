@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { Scheduler } from "../../worker/scheduler";
 import { misbehavingCommand, type Misbehaviour } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
 import { testTargets } from "../helpers/guarded";
 import { silentLogger } from "../../lib/logger";
 
@@ -26,7 +26,7 @@ describe("the worker keeps serving everyone while some servers misbehave", () =>
     ctx = await createTenantContext("resilience");
     for (const mode of ["normal", "crash-after-connect", "hang-connect", "cursor-cycle", "invalid-schema", "storm"] as const) {
       const extra: Record<string, string> = mode === "storm" ? { FIXTURE_TRIGGER: path.join(dir, "trigger"), FIXTURE_COUNTER: path.join(dir, "counter") } : {};
-      ids[mode] = (await createServer(ctx, mode, { transport: "stdio", ...misbehavingCommand(mode, extra) })).id;
+      ids[mode] = (await insertServerRow(ctx, mode, { transport: "stdio", ...misbehavingCommand(mode, extra) })).id;
     }
     scheduler = new Scheduler(
       testDb(),

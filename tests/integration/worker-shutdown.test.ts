@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import type { ServiceContext } from "../../lib/context";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { createServer, createTenantContext, waitFor } from "../helpers/factories";
+import { insertServerRow, createTenantContext, waitFor } from "../helpers/factories";
 import { startProcess, type Proc } from "../helpers/processes";
 
 // Graceful shutdown of a real worker process: SIGTERM while a slow listing is in flight. The
@@ -33,7 +33,7 @@ describe("worker shutdown", () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-shutdown-"));
     writeFixtureState(path.join(dir, "slow.json"), { tools: Array.from({ length: PAGES }, (_, i) => tool(`t${i}`)), pageSize: 1, pageDelayMs: 1_500 });
     slow = await startHttpFixture(path.join(dir, "slow.json"), { env: { FIXTURE_CALL_LOG: callLog() } });
-    serverId = (await createServer(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
+    serverId = (await insertServerRow(ctx, "slow", { transport: "streamable_http", url: slow.url, headers: {} })).id;
   });
 
   afterEach(async () => {

@@ -1,11 +1,8 @@
 import { listAlerts } from "../../../../lib/alerts/list-alerts";
-import { route, searchParams } from "../../../_lib/http";
-import { getRequestContext } from "../../../_lib/request-context";
+import { withTeam } from "../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 // ?status=open,acknowledged&severity=&kind=&serverId=&toolName=&limit=&cursor= — newest first.
-export const GET = route(async (request: Request) => {
-  const ctx = await getRequestContext(request);
-  return listAlerts(ctx, searchParams(request));
-});
+// Also served straight from server.ts (app/_lib/direct-routes.ts).
+export const GET = withTeam(({ ctx, searchParams }) => listAlerts(ctx, searchParams));

@@ -1,13 +1,10 @@
 import { createApiKey, listApiKeys } from "../../../../lib/auth/api-keys";
-import { readJson, route } from "../../../_lib/http";
-import { getRequestContext } from "../../../_lib/request-context";
+import { readJson } from "../../../_lib/http";
+import { withTeam } from "../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request) => ({ items: await listApiKeys(await getRequestContext(request)) }));
+export const GET = withTeam(async ({ ctx }) => ({ items: await listApiKeys(ctx) }));
 
 // The response is the only time the key's secret is shown.
-export const POST = route(async (request: Request) => {
-  const ctx = await getRequestContext(request);
-  return Response.json(await createApiKey(ctx, await readJson(request)), { status: 201, headers: { "Cache-Control": "no-store" } });
-});
+export const POST = withTeam(async ({ ctx, request }) => Response.json(await createApiKey(ctx, await readJson(request)), { status: 201, headers: { "Cache-Control": "no-store" } }));

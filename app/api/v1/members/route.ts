@@ -1,7 +1,6 @@
 import { listMembers } from "../../../../lib/auth/members";
-import { route } from "../../../_lib/http";
-import { getRequestContext } from "../../../_lib/request-context";
+import { withTeam } from "../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request) => ({ items: await listMembers(await getRequestContext(request)) }));
+export const GET = withTeam(async ({ ctx }) => ({ items: await listMembers(ctx) }));

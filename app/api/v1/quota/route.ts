@@ -1,8 +1,7 @@
 import { getTeamQuota } from "../../../../lib/tenants/team-quota";
-import { route } from "../../../_lib/http";
-import { getRequestContext } from "../../../_lib/request-context";
+import { withTeam } from "../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 /** The current team's quota (servers, minimum poll interval, listings per minute) and usage. */
-export const GET = route(async (request: Request) => getTeamQuota(await getRequestContext(request)));
+export const GET = withTeam(({ ctx }) => getTeamQuota(ctx));

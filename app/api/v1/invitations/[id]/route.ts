@@ -1,14 +1,13 @@
 import { cancelInvitation, describeInvitation } from "../../../../../lib/auth/invitations";
 import { getDb } from "../../../../../lib/db";
-import { route, type IdParams } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { withPublic, withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-// Public to whoever holds the link: team name, invited email, role, expiry — nothing else.
-export const GET = route(async (_request: Request, { params }: IdParams) => describeInvitation(getDb(), (await params).id));
+// PUBLIC to whoever holds the link: team name, invited email, role, expiry — nothing else.
+export const GET = withPublic<{ id: string }>(({ params }) => describeInvitation(getDb(), params.id));
 
-export const DELETE = route(async (request: Request, { params }: IdParams) => {
-  await cancelInvitation(await getRequestContext(request), (await params).id);
+export const DELETE = withTeam<{ id: string }>(async ({ ctx, params }) => {
+  await cancelInvitation(ctx, params.id);
   return new Response(null, { status: 204 });
 });

@@ -1,7 +1,6 @@
 import { revokeApiKey } from "../../../../../lib/auth/api-keys";
-import { route, type IdParams } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = route(async (request: Request, { params }: IdParams) => revokeApiKey(await getRequestContext(request), (await params).id));
+export const DELETE = withTeam<{ id: string }>(({ ctx, params }) => revokeApiKey(ctx, params.id));

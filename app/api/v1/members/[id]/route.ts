@@ -1,16 +1,12 @@
 import { changeMemberRole, removeMember } from "../../../../../lib/auth/members";
-import { readJson, route, type IdParams } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { readJson } from "../../../../_lib/http";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return changeMemberRole(ctx, (await params).id, await readJson(request));
-});
+export const PATCH = withTeam<{ id: string }>(async ({ ctx, params, request }) => changeMemberRole(ctx, params.id, await readJson(request)));
 
-export const DELETE = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  await removeMember(ctx, (await params).id);
+export const DELETE = withTeam<{ id: string }>(async ({ ctx, params }) => {
+  await removeMember(ctx, params.id);
   return new Response(null, { status: 204 });
 });

@@ -1,24 +1,20 @@
+import { deleteServer } from "../../../../../lib/servers/delete-server";
 import { getServerDetail } from "../../../../../lib/servers/get-server-detail";
-import { deleteServer, updateServer } from "../../../../../lib/servers/save-server";
-import { stdioPermissionFor } from "../../../../../lib/servers/stdio-policy";
-import { readJson, route, type IdParams } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { updateServer } from "../../../../../lib/servers/update-server";
+import { readJson } from "../../../../_lib/http";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return getServerDetail(ctx, (await params).id);
-});
+export const GET = withTeam<{ id: string }>(({ ctx, params }) => getServerDetail(ctx, params.id));
 
-export const PATCH = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  const { id } = await updateServer(ctx, (await params).id, await readJson(request), stdioPermissionFor(ctx));
+// The reply is the server as GET shows it.
+export const PATCH = withTeam<{ id: string }>(async ({ ctx, params, request }) => {
+  const { id } = await updateServer(ctx, { serverId: params.id, patch: await readJson(request) });
   return getServerDetail(ctx, id);
 });
 
-export const DELETE = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  await deleteServer(ctx, (await params).id);
+export const DELETE = withTeam<{ id: string }>(async ({ ctx, params }) => {
+  await deleteServer(ctx, { serverId: params.id });
   return new Response(null, { status: 204 });
 });

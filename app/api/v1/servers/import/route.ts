@@ -1,7 +1,6 @@
 import { importServers, MAX_IMPORT_CONFIG_CHARS } from "../../../../../lib/import/import-servers";
-import { stdioPermissionFor } from "../../../../../lib/servers/stdio-policy";
-import { readJson, route } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { readJson } from "../../../../_lib/http";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
@@ -9,7 +8,4 @@ export const dynamic = "force-dynamic";
 const MAX_IMPORT_BODY_BYTES = 2 * MAX_IMPORT_CONFIG_CHARS + 10_000;
 
 // {"config": <text or object>, "format"?, "dryRun"} → 200 { format, dryRun, items: [{name, action, reason?, transport, target, changes?, notes, id?}], summary }.
-export const POST = route(async (request: Request) => {
-  const ctx = await getRequestContext(request);
-  return importServers(ctx, await readJson(request, MAX_IMPORT_BODY_BYTES), stdioPermissionFor(ctx));
-});
+export const POST = withTeam(async ({ ctx, request }) => importServers(ctx, await readJson(request, MAX_IMPORT_BODY_BYTES)));

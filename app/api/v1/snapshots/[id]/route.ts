@@ -1,10 +1,6 @@
 import { getSnapshot } from "../../../../../lib/servers/get-snapshot";
-import { route } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: { params: Promise<{ id: string }> }) => {
-  const ctx = await getRequestContext(request);
-  return getSnapshot(ctx, (await params).id);
-});
+export const GET = withTeam<{ id: string }>(({ ctx, params }) => getSnapshot(ctx, params.id));

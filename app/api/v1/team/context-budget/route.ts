@@ -1,13 +1,10 @@
 import { getContextBudget, updateContextBudget } from "../../../../../lib/tenants/context-budget";
-import { readJson, route } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { withTeam } from "../../../../_lib/handler";
+import { readJson } from "../../../../_lib/http";
 
 export const dynamic = "force-dynamic";
 
 /** The team's context budget and what its tool lists cost now (docs/context-budget.md). */
-export const GET = route(async (request: Request) => getContextBudget(await getRequestContext(request)));
+export const GET = withTeam(({ ctx }) => getContextBudget(ctx));
 
-export const PATCH = route(async (request: Request) => {
-  const ctx = await getRequestContext(request);
-  return updateContextBudget(ctx, await readJson(request));
-});
+export const PATCH = withTeam(async ({ ctx, request }) => updateContextBudget(ctx, await readJson(request)));

@@ -1,13 +1,10 @@
 import { getTeamProbeSettings, updateTeamProbeSettings } from "../../../../../lib/identity-probes/probe-settings";
-import { readJson, route } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { readJson } from "../../../../_lib/http";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 /** The team's identity-probe defaults (docs/identity-probes.md). */
-export const GET = route(async (request: Request) => getTeamProbeSettings(await getRequestContext(request)));
+export const GET = withTeam(({ ctx }) => getTeamProbeSettings(ctx));
 
-export const PATCH = route(async (request: Request) => {
-  const ctx = await getRequestContext(request);
-  return updateTeamProbeSettings(ctx, await readJson(request));
-});
+export const PATCH = withTeam(async ({ ctx, request }) => updateTeamProbeSettings(ctx, await readJson(request)));

@@ -1,19 +1,16 @@
 import { getWebhook } from "../../../../../lib/webhooks/list-webhooks";
 import { deleteWebhook, updateWebhook } from "../../../../../lib/webhooks/save-webhook";
-import { readJson, route, type IdParams } from "../../../../_lib/http";
-import { getRequestContext } from "../../../../_lib/request-context";
+import { readJson } from "../../../../_lib/http";
+import { withTeam } from "../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: IdParams) => getWebhook(await getRequestContext(request), (await params).id));
+export const GET = withTeam<{ id: string }>(({ ctx, params }) => getWebhook(ctx, params.id));
 
 // With `rotateSecret: true` the response carries the new secret, this once.
-export const PATCH = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return updateWebhook(ctx, (await params).id, await readJson(request));
-});
+export const PATCH = withTeam<{ id: string }>(async ({ ctx, params, request }) => updateWebhook(ctx, params.id, await readJson(request)));
 
-export const DELETE = route(async (request: Request, { params }: IdParams) => {
-  await deleteWebhook(await getRequestContext(request), (await params).id);
+export const DELETE = withTeam<{ id: string }>(async ({ ctx, params }) => {
+  await deleteWebhook(ctx, params.id);
   return new Response(null, { status: 204 });
 });

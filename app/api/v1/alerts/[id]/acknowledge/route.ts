@@ -1,12 +1,8 @@
 import { acknowledgeAlert } from "../../../../../../lib/alerts/acknowledge-alert";
-import { readJson, route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { readOptionalJson } from "../../../../../_lib/http";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  // The body is optional here ({"comment"}); one that is sent must be JSON.
-  const body = request.headers.get("content-type") ? await readJson(request) : undefined;
-  return acknowledgeAlert(ctx, (await params).id, body);
-});
+// The body is optional here ({"comment"}); one that is sent must be JSON.
+export const POST = withTeam<{ id: string }>(async ({ ctx, params, request }) => acknowledgeAlert(ctx, params.id, await readOptionalJson(request)));

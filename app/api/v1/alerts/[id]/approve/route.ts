@@ -1,11 +1,8 @@
 import { approveAlert } from "../../../../../../lib/alerts/approve-alert";
-import { readJson, route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { readJson } from "../../../../../_lib/http";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  // {"hash": the version the reviewer saw, "comment"?}; 409 with details.currentHash when stale.
-  return approveAlert(ctx, (await params).id, await readJson(request));
-});
+// {"hash": the version the reviewer saw, "comment"?}; 409 with details.currentHash when stale.
+export const POST = withTeam<{ id: string }>(async ({ ctx, params, request }) => approveAlert(ctx, params.id, await readJson(request)));

@@ -1,11 +1,8 @@
 import { acceptInvitation } from "../../../../../../lib/auth/accept-invitation";
 import { getDb } from "../../../../../../lib/db";
-import { route, type IdParams } from "../../../../../_lib/http";
-import { getSignedInUser } from "../../../../../_lib/request-context";
+import { withUser } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const POST = route(async (request: Request, { params }: IdParams) => {
-  await getSignedInUser(request);
-  return acceptInvitation(getDb(), request.headers, (await params).id);
-});
+// The signed-in person joins the team (the session's cookie names them to better-auth).
+export const POST = withUser<{ id: string }>(({ request, params }) => acceptInvitation(getDb(), request.headers, params.id));

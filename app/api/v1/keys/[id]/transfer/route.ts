@@ -1,8 +1,8 @@
 import { transferApiKey } from "../../../../../../lib/auth/key-ownership";
-import { readJson, route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { readJson } from "../../../../../_lib/http";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 /** Hands a key to another member ({ memberId }): it then lives as long as their membership. */
-export const POST = route(async (request: Request, { params }: IdParams) => transferApiKey(await getRequestContext(request), (await params).id, await readJson(request)));
+export const POST = withTeam<{ id: string }>(async ({ ctx, params, request }) => transferApiKey(ctx, params.id, await readJson(request)));

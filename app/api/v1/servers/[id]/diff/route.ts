@@ -1,11 +1,7 @@
 import { diffSnapshots } from "../../../../../../lib/history/diff-snapshots";
-import { route, searchParams, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 // ?from=<snapshot id>&to=<snapshot id>; defaults: the previous snapshot → the latest.
-export const GET = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return diffSnapshots(ctx, (await params).id, searchParams(request));
-});
+export const GET = withTeam<{ id: string }>(({ ctx, params, searchParams }) => diffSnapshots(ctx, params.id, searchParams));

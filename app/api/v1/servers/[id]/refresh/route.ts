@@ -1,11 +1,7 @@
-import { requestRefresh } from "../../../../../../lib/servers/save-server";
-import { route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { requestRefresh } from "../../../../../../lib/servers/request-refresh";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 // 202: the worker that owns the session re-lists; the result arrives as a snapshot event.
-export const POST = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return Response.json(await requestRefresh(ctx, (await params).id), { status: 202 });
-});
+export const POST = withTeam<{ id: string }>(async ({ ctx, params }) => Response.json(await requestRefresh(ctx, { serverId: params.id }), { status: 202 }));

@@ -1,10 +1,6 @@
 import { listShareLinks } from "../../../../../../lib/views/share-links";
-import { route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: IdParams) => {
-  const ctx = await getRequestContext(request);
-  return { items: await listShareLinks(ctx, (await params).id) };
-});
+export const GET = withTeam<{ id: string }>(async ({ ctx, params }) => ({ items: await listShareLinks(ctx, params.id) }));

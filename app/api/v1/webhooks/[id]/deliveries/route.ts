@@ -1,9 +1,6 @@
 import { listWebhookDeliveries } from "../../../../../../lib/webhooks/list-deliveries";
-import { route, searchParams, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = route(async (request: Request, { params }: IdParams) =>
-  listWebhookDeliveries(await getRequestContext(request), (await params).id, searchParams(request)),
-);
+export const GET = withTeam<{ id: string }>(({ ctx, params, searchParams }) => listWebhookDeliveries(ctx, params.id, searchParams));

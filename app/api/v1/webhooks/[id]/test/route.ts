@@ -1,11 +1,7 @@
 import { sendTestWebhook } from "../../../../../../lib/webhooks/send-test";
-import { route, type IdParams } from "../../../../../_lib/http";
-import { getRequestContext } from "../../../../../_lib/request-context";
+import { withTeam } from "../../../../../_lib/handler";
 
 export const dynamic = "force-dynamic";
 
 // 202: queued; the worker sends it. The delivery log shows the outcome.
-export const POST = route(async (request: Request, { params }: IdParams) => {
-  const delivery = await sendTestWebhook(await getRequestContext(request), (await params).id);
-  return Response.json(delivery, { status: 202, headers: { "Cache-Control": "no-store" } });
-});
+export const POST = withTeam<{ id: string }>(async ({ ctx, params }) => Response.json(await sendTestWebhook(ctx, params.id), { status: 202, headers: { "Cache-Control": "no-store" } }));
