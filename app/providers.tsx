@@ -3,7 +3,7 @@
 import { QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { NuqsAdapter } from "nuqs/adapters/next/app";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { RealtimeEvent } from "../lib/realtime/events";
+import type { RealtimeEvent } from "@/lib/realtime/events";
 import { queryKeys, useMeQuery } from "./_hooks/queries";
 import { cacheKeys } from "./_hooks/cache-queries";
 import { RealtimeContext, useRealtimeConnection } from "./_hooks/realtime";

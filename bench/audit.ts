@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { buildAuditReport, scanChange, scanTools, type ToolLike } from "../lib/audit";
+import { buildAuditReport, scanChange, scanTools, type ToolLike } from "@/lib/detection";
 import { stats, time } from "./timing";
 
 // `npm run bench` (registered in bench/run.ts) or `node --import tsx bench/audit.ts`: prints

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { ToolListCache, type CacheIdentity } from "../lib/cache/tool-list-cache";
-import { createDb } from "../lib/db";
-import type { Listing } from "../lib/discovery/open-connection";
-import { ensureTenant } from "../lib/tenants/ensure-tenant";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { ToolListCache, type CacheIdentity } from "@/lib/cache/tool-list-cache";
+import { createDb } from "@/lib/db";
+import type { Listing } from "@/lib/discovery/open-connection";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 // `npm run bench`: the tool-list cache (lib/cache) against a throwaway real Postgres. Prints the
 // cost of a hit and of a miss for a TOOLS-tool list, and how many tools/list calls TEAMS teams

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createDb } from "../lib/db";
-import { listCostliestServers } from "../lib/context-tokens/costliest-servers";
-import { teamTokensPerDaySql } from "../lib/context-tokens/team-token-trend";
-import { getContextBudgetReport } from "../lib/tenants/context-budget-report";
-import { ensureTenant } from "../lib/tenants/ensure-tenant";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { createDb } from "@/lib/db";
+import { listCostliestServers } from "@/lib/context-tokens/costliest-servers";
+import { teamTokensPerDaySql } from "@/lib/context-tokens/team-token-trend";
+import { getContextBudgetReport } from "@/lib/tenants/context-budget-report";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 import { percentile } from "./timing";
 
 // `node --import tsx bench/context-budget-trend.ts`: the budget page's report at fleet size. Seeds

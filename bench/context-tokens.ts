@@ -33,7 +33,7 @@ function richTool(i: number) {
 
 export async function runContextTokensBench(): Promise<void> {
   const loadStart = performance.now();
-  const { countContextTokens } = await import("../lib/context-tokens/count-tokens");
+  const { countContextTokens } = await import("@/lib/context-tokens/count-tokens");
   const loadMs = performance.now() - loadStart;
   const firstStart = performance.now();
   countContextTokens("tool", fixtureTool(0, 0));

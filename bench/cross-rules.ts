@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
-import type { ServiceContext } from "../lib/context";
-import { createDb, type Db } from "../lib/db";
-import { indexedNames, syncToolNameIndex } from "../lib/alerts/tool-name-index";
-import type { Prisma } from "../lib/generated/prisma/client";
-import { hashTool, hashToolList } from "../lib/snapshots/canonical-hash";
-import { recordSnapshot } from "../lib/snapshots/record-snapshot";
-import { ensureTenant } from "../lib/tenants/ensure-tenant";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import type { ServiceContext } from "@/lib/context";
+import { createDb, type Db } from "@/lib/db";
+import { indexedNames, syncToolNameIndex } from "@/lib/alerts/tool-name-index";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { hashTool, hashToolList } from "@/lib/snapshots/canonical-hash";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 // Cross-server rules at fleet size (issue 12): the cost of evaluating the N-th new server's first
 // snapshot when the team already has N-1 servers × TOOLS tools. The fleet is written with bulk SQL

@@ -1,5 +1,5 @@
 import { pathToFileURL } from "node:url";
-import { diffToolLists, type ToolLike } from "../lib/diff";
+import { diffToolLists, type ToolLike } from "@/lib/diff";
 import { stats, time } from "./timing";
 
 // `npm run bench` (registered in bench/run.ts) or `node --import tsx bench/diff.ts`: prints

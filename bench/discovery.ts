@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DiscoverySession } from "../lib/discovery/discovery-session";
-import { takeSnapshot } from "../lib/discovery/take-snapshot";
-import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
+import { DiscoverySession } from "@/lib/discovery/discovery-session";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import { createGuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { startHttpFixture, writeFixtureState } from "../tests/fixtures/spawn-fixture";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;

@@ -2,16 +2,16 @@
 // GET /api/v1/alerts behind a bare node:http adapter (Next's router is not in the path), so the
 // load generator and the server under test do not share an event loop. Prints "ready <port>".
 import http from "node:http";
-import { listenForEvents } from "../lib/realtime/listen";
-import { onFleetEvent, setServerPageFeed } from "../lib/servers/server-page-cache";
+import { listenForEvents } from "@/lib/realtime/listen";
+import { onFleetEvent, setServerPageFeed } from "@/lib/servers/server-page-cache";
 
 // As server.ts does: the change feed that lets the fleet list answer repeated queries from memory
 // (BENCH_CACHE=0 leaves it off, so every request reads the database).
 if (process.env.BENCH_CACHE !== "0") listenForEvents(process.env.DATABASE_URL!, onFleetEvent, () => undefined, setServerPageFeed);
 
 const routes = {
-  "/api/v1/servers": (await import("../app/api/v1/servers/route")).GET,
-  "/api/v1/alerts": (await import("../app/api/v1/alerts/route")).GET,
+  "/api/v1/servers": (await import("@/app/api/v1/servers/route")).GET,
+  "/api/v1/alerts": (await import("@/app/api/v1/alerts/route")).GET,
 } as Record<string, (request: Request) => Promise<Response>>;
 
 const server = http.createServer((req, res) => {

@@ -2,12 +2,12 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { Pool } from "undici";
-import { createApiKey } from "../lib/auth/api-keys";
-import { createDb } from "../lib/db";
-import { ensureTenant } from "../lib/tenants/ensure-tenant";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { createDb } from "@/lib/db";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 import { percentile } from "./timing";
 
 // `npm run bench` (`-- --quick` for short runs): the fleet API at fleet size. Seeds one team with
@@ -92,7 +92,7 @@ try {
   const { key } = await createApiKey(ctx, { name: "bench", role: "viewer" });
 
   try {
-    const { serverListSql } = await import("../lib/servers/list-servers");
+    const { serverListSql } = await import("@/lib/servers/list-servers");
     const sql = serverListSql(ctx, {}, { by: "name", dir: "asc" }, 100, null);
     const plan = await db.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, ...sql.values);
     const timing = plan.map((r) => r["QUERY PLAN"]).filter((l) => /Planning Time|Execution Time/.test(l));

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createDb } from "../lib/db";
-import { consume, type Bucket } from "../lib/rate-limit/counter";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { createDb } from "@/lib/db";
+import { consume, type Bucket } from "@/lib/rate-limit/counter";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 import { percentile } from "./timing";
 
 // `npm run bench`: what the /api/v1 rate limit adds to a request, against a throwaway real

@@ -21,7 +21,7 @@ if (!process.argv.includes("fleet")) {
   await step("snapshot-store", () => import("./snapshot-store"));
   await step("discovery", () => import("./discovery"));
   await step("diff", async () => (await import("./diff")).runDiffBench());
-  await step("audit", async () => (await import("./audit")).runAuditBench());
+  await step("audit", async () => (await import("@/bench/audit")).runAuditBench());
   await step("cache", () => import("./cache"));
   await step("fleet-api", () => import("./fleet-api"));
   await step("cross-rules", async () => (await import("./cross-rules")).runCrossRulesBench());

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createDb } from "../lib/db";
-import { hashTool, hashToolList } from "../lib/snapshots/canonical-hash";
-import { recordSnapshot } from "../lib/snapshots/record-snapshot";
-import { ensureTenant } from "../lib/tenants/ensure-tenant";
-import { startEmbeddedPostgres } from "../scripts/embedded-postgres";
-import { migrateDeploy } from "../scripts/migrate-engine";
-import { traversableTmpBase } from "../scripts/traversable-tmp";
+import { createDb } from "@/lib/db";
+import { hashTool, hashToolList } from "@/lib/snapshots/canonical-hash";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 // `npm run bench`: prints numbers; asserts nothing. Runs against a throwaway real Postgres.
 const TOOLS = Number(process.env.BENCH_TOOLS ?? 500);

@@ -1,13 +1,13 @@
 import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { createApiKey, listApiKeys, revokeApiKey } from "../lib/auth/api-keys";
-import { createTeam, TeamInput } from "../lib/auth/teams";
-import { isRole, ROLE_NAMES, type ServiceContext } from "../lib/context";
-import type { Db } from "../lib/db";
-import { AppError } from "../lib/errors";
-import { getTenantContext } from "../lib/tenants/ensure-tenant";
-import { listTenants } from "../lib/tenants/list-tenants";
-import { invalidInput } from "../lib/validation";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { createTeam, TeamInput } from "@/lib/auth/teams";
+import { isRole, ROLE_NAMES, type ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getTenantContext } from "@/lib/tenants/ensure-tenant";
+import { listTenants } from "@/lib/tenants/list-tenants";
+import { invalidInput } from "@/lib/validation";
 import { NoDatabaseError, openInstanceDb } from "./admin-database";
 
 const HELP = `usage: toolwatch admin <command> [options]

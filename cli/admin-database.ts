@@ -1,7 +1,7 @@
 import path from "node:path";
 import pg from "pg";
-import { createDb, type Db } from "../lib/db";
-import { dataDir, loadEnv, requireDatabaseUrl } from "../lib/env";
+import { createDb, type Db } from "@/lib/db";
+import { dataDir, loadEnv, requireDatabaseUrl } from "@/lib/env";
 
 /** Why the admin commands cannot reach the instance's database, in words for the operator. */
 export class NoDatabaseError extends Error {}

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { visibleText } from "../lib/diff";
-import { checkAgainstLock, checkFails, lockedServerFacts, LockfileError, parseLockfile, type Lockfile } from "../lib/lockfile";
+import { visibleText } from "@/lib/diff";
+import { checkAgainstLock, checkFails, lockedServerFacts, LockfileError, parseLockfile, type Lockfile } from "@/lib/lockfile";
 import { UsageError } from "./parse-target";
 import { renderCheckText } from "./render-check";
 import { liveSnapshotOrExit, resolveTarget, TARGET_OPTIONS, TARGET_USAGE } from "./target-options";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { diffToolLists, renderDiffText, visibleText, type Level, type ToolLike } from "../lib/diff";
-import type { SurfaceListing } from "../lib/surface/surface-keys";
+import { diffToolLists, renderDiffText, visibleText, type Level, type ToolLike } from "@/lib/diff";
+import type { SurfaceListing } from "@/lib/surface/surface-keys";
 import { compareSurfaces, extractSurface, renderSurfaceText } from "./surface-diff";
 
 const HELP = `usage: toolwatch diff <old> <new> [--json] [--fail-on ERR|WARN]

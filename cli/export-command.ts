@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { exportDocument } from "../lib/import/toolwatch-format";
+import { exportDocument } from "@/lib/import/toolwatch-format";
 import { visible } from "./render-snapshot";
 import { apiTarget, describeRequestError, outboundFetch, ToolwatchApi } from "./toolwatch-api";
 

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { parseClientConfig } from "../lib/import/parse-client-config";
-import { planImport, type PlannedAction } from "../lib/import/plan-import";
-import { MAX_REGISTRY_PAGES, parseRegistryPage, registryEntries, registryPageUrl, type RegistryPage } from "../lib/import/registry";
-import { FORMAT_LABELS, ImportFormatError, type ImportEntry } from "../lib/import/types";
-import type { GuardedFetch } from "../lib/discovery/node/guarded-fetch";
+import { parseClientConfig } from "@/lib/import/parse-client-config";
+import { planImport, type PlannedAction } from "@/lib/import/plan-import";
+import { MAX_REGISTRY_PAGES, parseRegistryPage, registryEntries, registryPageUrl, type RegistryPage } from "@/lib/import/registry";
+import { FORMAT_LABELS, ImportFormatError, type ImportEntry } from "@/lib/import/types";
+import type { GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 import { visible } from "./render-snapshot";
 import { ApiError, apiTarget, describeRequestError, outboundFetch, ToolwatchApi } from "./toolwatch-api";
 

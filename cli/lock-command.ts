@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { visibleText } from "../lib/diff";
-import { buildLockfile, lockedServerFacts, serializeLockfile } from "../lib/lockfile";
+import { visibleText } from "@/lib/diff";
+import { buildLockfile, lockedServerFacts, serializeLockfile } from "@/lib/lockfile";
 import { UsageError } from "./parse-target";
 import { liveSnapshotOrExit, resolveTarget, TARGET_OPTIONS, TARGET_USAGE } from "./target-options";
 

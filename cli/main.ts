@@ -1,4 +1,4 @@
-import { configureLogger } from "../lib/logger";
+import { configureLogger } from "@/lib/logger";
 
 // Commands are loaded when run: `admin` needs no MCP client, `snapshot` no database client.
 

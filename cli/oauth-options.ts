@@ -3,11 +3,11 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import { createInteractiveProvider } from "../lib/discovery/oauth/interactive-provider";
-import { followAuthorizationUrl } from "../lib/discovery/oauth/node/headless-follower";
-import { startLoopbackReceiver } from "../lib/discovery/oauth/node/loopback-receiver";
-import { createMachineProvider, signingAlgorithmOf, type MachineCredentials } from "../lib/discovery/oauth/node/machine-provider";
-import type { GuardedFetch } from "../lib/discovery/node/guarded-fetch";
+import { createInteractiveProvider } from "@/lib/discovery/oauth/interactive-provider";
+import { followAuthorizationUrl } from "@/lib/discovery/oauth/node/headless-follower";
+import { startLoopbackReceiver } from "@/lib/discovery/oauth/node/loopback-receiver";
+import { createMachineProvider, signingAlgorithmOf, type MachineCredentials } from "@/lib/discovery/oauth/node/machine-provider";
+import type { GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 import { UsageError } from "./parse-target";
 
 export const OAUTH_OPTIONS = {

@@ -1,6 +1,6 @@
 import { parse as parseShell } from "shell-quote";
-import { checkUrl } from "../lib/discovery/node/network-guard";
-import type { ServerConnectionConfig } from "../lib/servers/server-config";
+import { checkUrl } from "@/lib/discovery/node/network-guard";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
 
 export class UsageError extends Error {}
 

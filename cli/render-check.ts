@@ -1,6 +1,6 @@
-import { renderAuditText } from "../lib/audit";
-import { renderDiffText, renderWords, visibleText } from "../lib/diff";
-import type { LockCheck, ServerChange } from "../lib/lockfile";
+import { renderAuditText } from "@/lib/detection";
+import { renderDiffText, renderWords, visibleText } from "@/lib/diff";
+import type { LockCheck, ServerChange } from "@/lib/lockfile";
 
 const short = (hash: string) => hash.slice(0, 27);
 const shown = (value: unknown) => (value === null || value === undefined ? "(none)" : visibleText(JSON.stringify(value)));

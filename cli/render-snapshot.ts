@@ -1,5 +1,5 @@
-import type { OneShotSnapshot } from "../lib/discovery/take-snapshot";
-import { revealHidden } from "../lib/text/reveal-hidden";
+import type { OneShotSnapshot } from "@/lib/discovery/take-snapshot";
+import { revealHidden } from "@/lib/text/reveal-hidden";
 
 /** Untrusted text for a terminal: hidden characters become visible markers, control codes cannot reach the TTY. */
 export function visible(text: string): string {

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { visibleText } from "../lib/diff";
-import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type PromptLike, type ResourceLike, type Severity, type ToolLike } from "../lib/audit";
+import { visibleText } from "@/lib/diff";
+import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type PromptLike, type ResourceLike, type Severity, type ToolLike } from "@/lib/detection";
 import { extractToolList, type LoadedList } from "./diff-command";
 
 const HELP = `usage: toolwatch scan <file|-> [--json|--sarif] [--fail-on critical|high|medium|low]

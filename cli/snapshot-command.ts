@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import { describeError } from "../lib/discovery/discovery-error";
-import { DiscoverySession } from "../lib/discovery/discovery-session";
-import { rootLogger } from "../lib/logger";
-import { describeListing, takeSnapshot } from "../lib/discovery/take-snapshot";
+import { describeError } from "@/lib/discovery/discovery-error";
+import { DiscoverySession } from "@/lib/discovery/discovery-session";
+import { rootLogger } from "@/lib/logger";
+import { describeListing, takeSnapshot } from "@/lib/discovery/take-snapshot";
 import { UsageError } from "./parse-target";
 import { renderSnapshot, visible } from "./render-snapshot";
 import { OAUTH_USAGE } from "./oauth-options";

@@ -1,8 +1,8 @@
 // `toolwatch diff` beyond tools: prompts, resources, resource templates and instructions, when
 // both files carry them ({"tools": [...], "prompts": [...], "resources": [...],
 // "resourceTemplates": [...], "instructions": "..."}, or "toolwatch snapshot --json" output).
-import { diffSurface, summarizeSurface, visibleText, renderWords, type SurfaceDiffSummary, type SurfaceItemChange } from "../lib/diff";
-import { KIND_LABEL, surfaceItems, type SurfaceItemJson, type SurfaceListing } from "../lib/surface/surface";
+import { diffSurface, summarizeSurface, visibleText, renderWords, type SurfaceDiffSummary, type SurfaceItemChange } from "@/lib/diff";
+import { KIND_LABEL, surfaceItems, type SurfaceItemJson, type SurfaceListing } from "@/lib/surface/surface";
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const KEYS = ["prompts", "resources", "resourceTemplates", "instructions"] as const;

@@ -1,11 +1,11 @@
 // The connection options `snapshot`, `lock` and `check` share: one spec, one validation, so the
 // three commands take a target exactly alike.
-import { createGuardedFetch } from "../lib/discovery/node/guarded-fetch";
-import type { EraMode } from "../lib/discovery/open-connection";
-import { takeSnapshot, type OneShotOptions } from "../lib/discovery/take-snapshot";
-import { visibleText } from "../lib/diff";
-import { describeError } from "../lib/discovery/discovery-error";
-import type { ServerConnectionConfig } from "../lib/servers/server-config";
+import { createGuardedFetch } from "@/lib/discovery/node/guarded-fetch";
+import type { EraMode } from "@/lib/discovery/open-connection";
+import { takeSnapshot, type OneShotOptions } from "@/lib/discovery/take-snapshot";
+import { visibleText } from "@/lib/diff";
+import { describeError } from "@/lib/discovery/discovery-error";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
 import { OAUTH_OPTIONS, OAUTH_USAGE, resolveOAuth, startOAuth, type OAuthPlan, type OAuthValues } from "./oauth-options";
 import { parseTarget, UsageError } from "./parse-target";
 

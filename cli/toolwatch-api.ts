@@ -1,5 +1,5 @@
-import { createGuardedFetch, type GuardedFetch } from "../lib/discovery/node/guarded-fetch";
-import type { ServerSummary } from "../lib/servers/server-dto";
+import { createGuardedFetch, type GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
+import type { ServerSummary } from "@/lib/servers/server-dto";
 
 // The CLI's client of a Toolwatch instance's REST API. It goes through the guarded fetch like every
 // outbound request of cli/ (metadata and link-local addresses refused, responses capped); private

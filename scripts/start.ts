@@ -1,6 +1,6 @@
 import { fork } from "node:child_process";
 import path from "node:path";
-import { configureLogger } from "../lib/logger";
+import { configureLogger } from "@/lib/logger";
 
 // `npm start`: runs the supervisor in its own process group, so a terminal Ctrl-C reaches only
 // this process, which then asks the supervisor (over IPC) to stop things in order: web and

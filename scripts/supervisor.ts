@@ -1,11 +1,11 @@
 import path from "node:path";
 import concurrently, { type CloseEvent } from "concurrently";
-import { createAuth } from "../lib/auth/auth";
-import { createDb } from "../lib/db";
-import { dataDir, loadEnv } from "../lib/env";
-import { configureLogger } from "../lib/logger";
-import { DEMO_TENANT_SLUG, ensureTenant } from "../lib/tenants/ensure-tenant";
-import { demoBanner, seedDemoAccount, type DemoAccount } from "../lib/tenants/seed-demo-account";
+import { createAuth } from "@/lib/auth/auth";
+import { createDb } from "@/lib/db";
+import { dataDir, loadEnv } from "@/lib/env";
+import { configureLogger } from "@/lib/logger";
+import { DEMO_TENANT_SLUG, ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { demoBanner, seedDemoAccount, type DemoAccount } from "@/lib/tenants/seed-demo-account";
 import { buildIfNeeded, WEB_BUNDLE, WORKER_BUNDLE } from "./build-if-needed";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { migrateDeploy } from "./migrate-engine";

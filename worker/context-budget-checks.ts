@@ -1,5 +1,5 @@
-import { checkContextBudget, type BudgetTrigger } from "../lib/alerts/context-budget-alert";
-import type { ServiceContext } from "../lib/context";
+import { checkContextBudget, type BudgetTrigger } from "@/lib/alerts/context-budget-alert";
+import type { ServiceContext } from "@/lib/context";
 
 type Job = { ctx: ServiceContext; trigger: BudgetTrigger; log: (line: string) => void };
 

@@ -1,6 +1,6 @@
-import { evaluateSnapshot } from "../lib/alerts/evaluate-snapshot";
-import type { ServiceContext } from "../lib/context";
-import { FairQueue } from "../lib/workers/fair-queue";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import type { ServiceContext } from "@/lib/context";
+import { FairQueue } from "@/lib/workers/fair-queue";
 import { ContextBudgetChecks } from "./context-budget-checks";
 
 export type EvaluationRequest = {

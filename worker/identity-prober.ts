@@ -1,18 +1,18 @@
-import type { ServiceContext } from "../lib/context";
-import type { Db } from "../lib/db";
-import { jitter } from "../lib/discovery/backoff";
-import type { ClientIdentity } from "../lib/discovery/client-identities";
-import { listToolsAs, type ProbeOptions } from "../lib/discovery/identity-probe";
-import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
-import { CLIENT_INFO } from "../lib/discovery/open-connection";
-import type { ToolLike } from "../lib/diff/types";
-import { compareIdentityLists, listHashOf } from "../lib/identity-probes/compare-identity-lists";
-import { loadEffectiveProbeSettings } from "../lib/identity-probes/probe-settings";
-import { forgetIdentities, recordIdentityProbe, type ProbeResult } from "../lib/identity-probes/record-probe";
-import { loadSnapshotTools } from "../lib/snapshots/load-snapshot-tools";
-import type { RunnableServer } from "../lib/servers/list-runnable-servers";
-import { secretRedactor } from "../lib/servers/redact-secrets";
-import { FairQueue } from "../lib/workers/fair-queue";
+import type { ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { jitter } from "@/lib/discovery/backoff";
+import type { ClientIdentity } from "@/lib/discovery/client-identities";
+import { listToolsAs, type ProbeOptions } from "@/lib/discovery/identity-probe";
+import type { TargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import { CLIENT_INFO } from "@/lib/discovery/open-connection";
+import type { ToolLike } from "@/lib/diff/types";
+import { compareIdentityLists, listHashOf } from "@/lib/identity-probes/compare-identity-lists";
+import { loadEffectiveProbeSettings } from "@/lib/identity-probes/probe-settings";
+import { forgetIdentities, recordIdentityProbe, type ProbeResult } from "@/lib/identity-probes/record-probe";
+import { loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
+import type { RunnableServer } from "@/lib/servers/list-runnable-servers";
+import { secretRedactor } from "@/lib/servers/redact-secrets";
+import { FairQueue } from "@/lib/workers/fair-queue";
 
 export type IdentityProberOptions = {
   probe: Omit<ProbeOptions, "fetch" | "prior">;

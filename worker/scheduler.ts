@@ -1,16 +1,16 @@
-import type { ToolListCache } from "../lib/cache/tool-list-cache";
-import type { Db } from "../lib/db";
-import { DiscoverySession, type DiscoveryOptions } from "../lib/discovery/discovery-session";
-import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
-import type { PrivateTargetsPolicy } from "../lib/env";
-import type { Logger } from "../lib/logger";
-import { listRunnableServers, listServerHeads, type RunnableServer } from "../lib/servers/list-runnable-servers";
-import { FairQueue } from "../lib/workers/fair-queue";
-import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "../lib/workers/leases";
+import type { ToolListCache } from "@/lib/cache/tool-list-cache";
+import type { Db } from "@/lib/db";
+import { DiscoverySession, type DiscoveryOptions } from "@/lib/discovery/discovery-session";
+import type { TargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "@/lib/env";
+import type { Logger } from "@/lib/logger";
+import { listRunnableServers, listServerHeads, type RunnableServer } from "@/lib/servers/list-runnable-servers";
+import { FairQueue } from "@/lib/workers/fair-queue";
+import { acquireLeases, fairShare, LEASE_TTL_MS, releaseLeases, renewLeases } from "@/lib/workers/leases";
 import { EvaluationQueue } from "./evaluation-queue";
 import { IdentityProber, type IdentityProberOptions } from "./identity-prober";
 import { createSessionSink } from "./session-sink";
-import { StoredOAuthProvider } from "../lib/oauth/stored-provider";
+import { StoredOAuthProvider } from "@/lib/oauth/stored-provider";
 
 /** `head`: the config hash plus the right to private targets; a change of either restarts the session. */
 type Running = { head: string; session: DiscoverySession };

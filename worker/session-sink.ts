@@ -1,18 +1,18 @@
 import type { EvaluationQueue } from "./evaluation-queue";
-import { raiseDivergence } from "../lib/alerts/raise-divergence";
-import { endpointKeyOf } from "../lib/cache/cache-key";
-import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "../lib/cache/tool-list-cache";
-import type { ServiceContext } from "../lib/context";
-import type { DiscoverySink } from "../lib/discovery/discovery-session";
-import type { Logger } from "../lib/logger";
-import type { Listing } from "../lib/discovery/open-connection";
-import { updateSessionState } from "../lib/sessions/update-session-state";
-import { authContextOf, type ServerConnectionConfig } from "../lib/servers/server-config";
-import { getSecretKey } from "../lib/secrets";
-import { secretRedactor } from "../lib/servers/redact-secrets";
-import type { ServerAuth } from "../lib/servers/server-auth";
-import { recordSnapshot } from "../lib/snapshots/record-snapshot";
-import { countDiscoveryError, countListing, observeChangeToSnapshot } from "../lib/metrics/worker-metrics";
+import { raiseDivergence } from "@/lib/alerts/raise-divergence";
+import { endpointKeyOf } from "@/lib/cache/cache-key";
+import { type CacheIdentity, type ObtainedListing, type ToolListCache } from "@/lib/cache/tool-list-cache";
+import type { ServiceContext } from "@/lib/context";
+import type { DiscoverySink } from "@/lib/discovery/discovery-session";
+import type { Logger } from "@/lib/logger";
+import type { Listing } from "@/lib/discovery/open-connection";
+import { updateSessionState } from "@/lib/sessions/update-session-state";
+import { authContextOf, type ServerConnectionConfig } from "@/lib/servers/server-config";
+import { getSecretKey } from "@/lib/secrets";
+import { secretRedactor } from "@/lib/servers/redact-secrets";
+import type { ServerAuth } from "@/lib/servers/server-auth";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { countDiscoveryError, countListing, observeChangeToSnapshot } from "@/lib/metrics/worker-metrics";
 
 /** How long a pushed change holds back new first-look judgements: debounce + listing + store, with room. */
 const CHANGE_HOLD_MS = 2_000;

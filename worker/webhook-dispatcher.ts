@@ -1,12 +1,12 @@
 import pg from "pg";
 import PgBoss from "pg-boss";
-import type { Db } from "../lib/db";
-import type { TargetFetches } from "../lib/discovery/node/guarded-fetch";
-import type { PrivateTargetsPolicy } from "../lib/env";
-import { silentLogger, type Logger } from "../lib/logger";
-import { attemptWebhookDelivery, type DeliveryDeps } from "../lib/webhooks/deliver-webhook";
-import { parseWebhookNotice, WEBHOOK_CHANNEL } from "../lib/webhooks/queue-channel";
-import { countWebhookAttempt } from "../lib/metrics/worker-metrics";
+import type { Db } from "@/lib/db";
+import type { TargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "@/lib/env";
+import { silentLogger, type Logger } from "@/lib/logger";
+import { attemptWebhookDelivery, type DeliveryDeps } from "@/lib/webhooks/deliver-webhook";
+import { parseWebhookNotice, WEBHOOK_CHANNEL } from "@/lib/webhooks/queue-channel";
+import { countWebhookAttempt } from "@/lib/metrics/worker-metrics";
 
 /**
  * Durable webhook delivery: pending WebhookDelivery rows become pg-boss jobs (schema "pgboss" in

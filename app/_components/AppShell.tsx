@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { useMeQuery } from "../_hooks/queries";
+import { useMeQuery } from "@/app/_hooks/queries";
 import { CommandPalette, useCommandPaletteShortcut } from "./finder/CommandPalette";
 import { NoTeam } from "./NoTeam";
 import { TopBar } from "./TopBar";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { api, ApiError } from "../_hooks/api";
+import { api, ApiError } from "@/app/_hooks/api";
 import { FormError, TextField } from "./Field";
 
 export type AuthMode = "signin" | "signup";

@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { api, ApiError } from "../_hooks/api";
+import { api, ApiError } from "@/app/_hooks/api";
 import { FormError, TextField } from "./Field";
 
 const slugify = (name: string) =>

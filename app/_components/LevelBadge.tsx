@@ -1,4 +1,4 @@
-import type { Level } from "../../lib/diff/types";
+import type { Level } from "@/lib/diff/types";
 
 const TITLES: Record<Level, string> = {
   ERR: "ERR: breaks existing callers",

@@ -1,6 +1,6 @@
 "use client";
 
-import { useRealtime } from "../_hooks/realtime";
+import { useRealtime } from "@/app/_hooks/realtime";
 
 export function LiveIndicator() {
   const { connected } = useRealtime();

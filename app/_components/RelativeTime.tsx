@@ -1,6 +1,6 @@
 "use client";
 
-import { useNow } from "../_hooks/use-now";
+import { useNow } from "@/app/_hooks/use-now";
 
 function span(ms: number): string {
   const s = Math.round(ms / 1000);

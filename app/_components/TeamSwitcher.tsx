@@ -3,9 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { api, ApiError } from "../_hooks/api";
-import { useRealtime } from "../_hooks/realtime";
-import type { Me } from "../_hooks/types";
+import { api, ApiError } from "@/app/_hooks/api";
+import { useRealtime } from "@/app/_hooks/realtime";
+import type { Me } from "@/app/_hooks/types";
 
 /** The active team, switchable among the user's teams; a switch starts from a clean cache. */
 export function TeamSwitcher({ me }: { me: Me }) {

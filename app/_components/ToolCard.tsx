@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ToolDto } from "../../lib/servers/server-dto";
+import type { ToolDto } from "@/lib/servers/server-dto";
 import { VisibleText } from "./VisibleText";
 import { TokenCount } from "./charts/TokenCount";
 

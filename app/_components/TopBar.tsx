@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { useOpenAlertCount } from "../_hooks/alert-queries";
-import { api } from "../_hooks/api";
-import type { Me, Permission } from "../_hooks/types";
+import { useOpenAlertCount } from "@/app/_hooks/alert-queries";
+import { api } from "@/app/_hooks/api";
+import type { Me, Permission } from "@/app/_hooks/types";
 import { ThemeToggle } from "./finder/ThemeToggle";
 import { LiveIndicator } from "./LiveIndicator";
 import { TeamSwitcher } from "./TeamSwitcher";

@@ -1,5 +1,5 @@
-import { markConfusables } from "../../lib/text/confusables";
-import { revealHidden } from "../../lib/text/reveal-hidden";
+import { markConfusables } from "@/lib/text/confusables";
+import { revealHidden } from "@/lib/text/reveal-hidden";
 
 /**
  * Untrusted server text, rendered as text (React escapes it; never dangerouslySetInnerHTML) with

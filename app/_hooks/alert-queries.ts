@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { AlertDetail, AlertPage, AlertSummary } from "../../lib/alerts/alert-dto";
+import type { AlertDetail, AlertPage, AlertSummary } from "@/lib/alerts/alert-dto";
 import { api, ApiError } from "./api";
 import { queryKeys } from "./queries";
 

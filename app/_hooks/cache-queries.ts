@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { CachePage } from "../../lib/cache/cache-dto";
+import type { CachePage } from "@/lib/cache/cache-dto";
 import { api } from "./api";
 
 export const cacheKeys = {

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Page, SnapshotDto } from "../../lib/servers/server-dto";
-import type { ContextBudgetDto } from "../../lib/tenants/context-budget";
-import type { ContextBudgetReport } from "../../lib/tenants/context-budget-report";
-import type { TokenPoint } from "../_components/charts/TokenTrendChart";
+import type { Page, SnapshotDto } from "@/lib/servers/server-dto";
+import type { ContextBudgetDto } from "@/lib/tenants/context-budget";
+import type { ContextBudgetReport } from "@/lib/tenants/context-budget-report";
+import type { TokenPoint } from "@/app/_components/charts/TokenTrendChart";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 

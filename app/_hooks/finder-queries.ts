@@ -1,8 +1,8 @@
 "use client";
 
 import { keepPreviousData, useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { CollisionPage } from "../../lib/collisions/collision-dto";
-import { MAX_SEARCH_QUERY, type SearchResult } from "../../lib/search/search-dto";
+import type { CollisionPage } from "@/lib/collisions/collision-dto";
+import { MAX_SEARCH_QUERY, type SearchResult } from "@/lib/search/search-dto";
 import { api } from "./api";
 
 export const finderKeys = {

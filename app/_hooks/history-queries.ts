@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { SnapshotDiff } from "../../lib/history/diff-snapshots";
-import type { ToolHistory } from "../../lib/history/tool-history";
+import type { SnapshotDiff } from "@/lib/history/diff-snapshots";
+import type { ToolHistory } from "@/lib/history/tool-history";
 import { api, ApiError } from "./api";
 import { queryKeys } from "./queries";
 

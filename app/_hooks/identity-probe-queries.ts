@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { TeamProbeSettingsDto } from "../../lib/identity-probes/probe-settings";
-import type { ServerProbeSettingsPatch, TeamProbeSettingsPatch } from "../../lib/identity-probes/settings-schema";
-import type { IdentityProbeState } from "../../lib/identity-probes/types";
+import type { TeamProbeSettingsDto } from "@/lib/identity-probes/probe-settings";
+import type { ServerProbeSettingsPatch, TeamProbeSettingsPatch } from "@/lib/identity-probes/settings-schema";
+import type { IdentityProbeState } from "@/lib/identity-probes/types";
 import { api } from "./api";
 
 const probesKey = (serverId: string) => ["identity-probes", serverId] as const;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ConfigFormat, ImportResult } from "../../lib/import/types";
+import type { ConfigFormat, ImportResult } from "@/lib/import/types";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Overview } from "../../lib/overview/overview-dto";
-import type { ContextBudgetReport } from "../../lib/tenants/context-budget-report";
+import type { Overview } from "@/lib/overview/overview-dto";
+import type { ContextBudgetReport } from "@/lib/tenants/context-budget-report";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import type { Page, ServerDetail, ServerSummary, SnapshotDto } from "../../lib/servers/server-dto";
+import type { Page, ServerDetail, ServerSummary, SnapshotDto } from "@/lib/servers/server-dto";
 import { api, ApiError } from "./api";
 import type { ApiKey, AuditEvent, Invitation, Me, Member, Permission, PublicInvitation } from "./types";
 

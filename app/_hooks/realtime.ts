@@ -2,7 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
-import { SOCKET_EVENT, type RealtimeEvent } from "../../lib/realtime/events";
+import { SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 
 export type RealtimeState = { connected: boolean; reconnects: number; lastEventAt: number | null; reconnect: () => void };
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useInfiniteQuery, useQuery, type keepPreviousData } from "@tanstack/react-query";
-import type { FleetServer, Page } from "../../lib/servers/server-dto";
-import type { ServerPageCounts } from "../../lib/servers/server-list-query";
-import type { ViewFilters } from "../../lib/views/view-input";
+import type { FleetServer, Page } from "@/lib/servers/server-dto";
+import type { ServerPageCounts } from "@/lib/servers/server-list-query";
+import type { ViewFilters } from "@/lib/views/view-input";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 

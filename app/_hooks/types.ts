@@ -1,6 +1,6 @@
 // What the account and team endpoints return, as the browser sees it (dates are ISO strings).
-import { ROLE_RANK, type Permission } from "../../lib/auth/permissions";
-import { ROLE_NAMES, type Role } from "../../lib/context";
+import { ROLE_RANK, type Permission } from "@/lib/auth/permissions";
+import { ROLE_NAMES, type Role } from "@/lib/context";
 
 export type { Permission, Role };
 export const ROLES: readonly Role[] = ROLE_NAMES;

@@ -2,8 +2,8 @@
 
 import { debounce, parseAsString, useQueryStates } from "nuqs";
 import { useMemo } from "react";
-import type { ViewFilters } from "../../lib/views/view-input";
-import { hasViewUrlParams, parseViewUrl, toViewUrlParams, VIEW_URL_KEYS, type ViewUrlKey } from "../../lib/views/view-url";
+import type { ViewFilters } from "@/lib/views/view-input";
+import { hasViewUrlParams, parseViewUrl, toViewUrlParams, VIEW_URL_KEYS, type ViewUrlKey } from "@/lib/views/view-url";
 
 // The fleet page's state is its URL: nuqs keeps the query string and React in step (shallow, no
 // server round trip), lib/views/view-url says what the strings mean. `view` names the saved view

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { AlertPage } from "../../lib/alerts/alert-dto";
-import { resolveRange, type ViewFilters } from "../../lib/views/view-input";
-import type { ShareLinkDto, ViewDto } from "../../lib/views/view-dto";
+import type { AlertPage } from "@/lib/alerts/alert-dto";
+import { resolveRange, type ViewFilters } from "@/lib/views/view-input";
+import type { ShareLinkDto, ViewDto } from "@/lib/views/view-dto";
 import { api, ApiError } from "./api";
 import { queryKeys } from "./queries";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { Page, WebhookDeliveryDto, WebhookDto, WebhookWithSecret } from "../../lib/webhooks/types";
+import type { Page, WebhookDeliveryDto, WebhookDto, WebhookWithSecret } from "@/lib/webhooks/types";
 import { api } from "./api";
 import { queryKeys } from "./queries";
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { GET as listAlerts } from "../api/v1/alerts/route";
-import { GET as listServers } from "../api/v1/servers/route";
+import { GET as listAlerts } from "@/app/api/v1/alerts/route";
+import { GET as listServers } from "@/app/api/v1/servers/route";
 import { sharedBodyOf } from "./http";
 
 // The fleet API's hottest reads, served by their own route handlers straight from the Node

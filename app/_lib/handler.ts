@@ -1,6 +1,6 @@
-import { contextForPrincipal, type Principal } from "../../lib/auth/authenticate";
-import type { ServiceContext } from "../../lib/context";
-import { getDb } from "../../lib/db";
+import { contextForPrincipal, type Principal } from "@/lib/auth/authenticate";
+import type { ServiceContext } from "@/lib/context";
+import { getDb } from "@/lib/db";
 import { route, searchParams as queryOf } from "./http";
 import { getCaller, getRequestContext, getSignedInUser } from "./request-context";
 

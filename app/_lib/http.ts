@@ -1,10 +1,10 @@
 // Plain Fetch Responses (not NextResponse): these handlers also run outside Next, straight from
 // the Node server (app/_lib/direct-routes.ts), where next/server cannot be imported as ESM.
-import { loadEnv } from "../../lib/env";
-import { AppError } from "../../lib/errors";
-import { rootLogger } from "../../lib/logger";
-import { withResponseHeaders } from "../../lib/rate-limit/response-headers";
-import { assertStorableJson } from "../../lib/validation";
+import { loadEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { rootLogger } from "@/lib/logger";
+import { withResponseHeaders } from "@/lib/rate-limit/response-headers";
+import { assertStorableJson } from "@/lib/validation";
 
 /**
  * Wraps a route handler: AppErrors become their status with a message; anything else is logged

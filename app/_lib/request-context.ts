@@ -1,8 +1,8 @@
-import { authenticate, contextForPrincipal, requirePrincipal, type Principal } from "../../lib/auth/authenticate";
-import type { ServiceContext } from "../../lib/context";
-import { getDb } from "../../lib/db";
-import { AppError } from "../../lib/errors";
-import { enforceApiRateLimit } from "../../lib/rate-limit/api-limit";
+import { authenticate, contextForPrincipal, requirePrincipal, type Principal } from "@/lib/auth/authenticate";
+import type { ServiceContext } from "@/lib/context";
+import { getDb } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { enforceApiRateLimit } from "@/lib/rate-limit/api-limit";
 
 /**
  * The caller of an HTTP request (session cookie or `Authorization: Bearer <api key>`) and the

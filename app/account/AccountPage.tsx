@@ -1,10 +1,10 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { FormError, TextField } from "../_components/Field";
-import { RoleBadge } from "../_components/RoleBadge";
-import { api, ApiError } from "../_hooks/api";
-import { useMeQuery } from "../_hooks/queries";
+import { FormError, TextField } from "@/app/_components/Field";
+import { RoleBadge } from "@/app/_components/RoleBadge";
+import { api, ApiError } from "@/app/_hooks/api";
+import { useMeQuery } from "@/app/_hooks/queries";
 
 /** The signed-in person: who they are, their teams, and a password change (better-auth). */
 export function AccountPage() {

@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "../../lib/alerts/alert-dto";
-import { SelectField } from "../_components/Field";
-import { KIND_LABELS, SEVERITY_LABELS, STATUS_LABELS } from "../_components/alerts/labels";
-import { ACTIVE_STATUSES, ALL_STATUSES, type AlertFilters as Filters } from "../_hooks/alert-queries";
-import { useServersQuery } from "../_hooks/queries";
+import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "@/lib/alerts/alert-dto";
+import { SelectField } from "@/app/_components/Field";
+import { KIND_LABELS, SEVERITY_LABELS, STATUS_LABELS } from "@/app/_components/alerts/labels";
+import { ACTIVE_STATUSES, ALL_STATUSES, type AlertFilters as Filters } from "@/app/_hooks/alert-queries";
+import { useServersQuery } from "@/app/_hooks/queries";
 
 type Option = { value: string; label: string };
 

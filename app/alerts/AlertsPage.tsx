@@ -3,13 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
-import type { BulkAcknowledgeResult } from "../../lib/alerts/alert-dto";
-import { useAlertsQuery, type AlertFilters as Filters } from "../_hooks/alert-queries";
-import { api, ApiError } from "../_hooks/api";
-import { queryKeys, useMeQuery } from "../_hooks/queries";
+import type { BulkAcknowledgeResult } from "@/lib/alerts/alert-dto";
+import { useAlertsQuery, type AlertFilters as Filters } from "@/app/_hooks/alert-queries";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useMeQuery } from "@/app/_hooks/queries";
 import { AlertFilters } from "./AlertFilters";
 import { AlertsTable } from "./AlertsTable";
-import { FlashMessage, type Flash } from "../_components/FlashMessage";
+import { FlashMessage, type Flash } from "@/app/_components/FlashMessage";
 
 const FILTER_KEYS = ["status", "severity", "kind", "serverId"] as const;
 

@@ -1,14 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { alertItem } from "../_components/alerts/alert-item";
-import type { AlertSummary } from "../../lib/alerts/alert-dto";
-import { AlertStatusBadge } from "../_components/alerts/AlertStatusBadge";
-import { kindLabel } from "../_components/alerts/labels";
-import { SeverityBadge } from "../_components/alerts/SeverityBadge";
-import { RelativeTime } from "../_components/RelativeTime";
-import { VisibleText } from "../_components/VisibleText";
-import { serverHref } from "../_lib/links";
+import { alertItem } from "@/app/_components/alerts/alert-item";
+import type { AlertSummary } from "@/lib/alerts/alert-dto";
+import { AlertStatusBadge } from "@/app/_components/alerts/AlertStatusBadge";
+import { kindLabel } from "@/app/_components/alerts/labels";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { serverHref } from "@/app/_lib/links";
 
 type Props = {
   alerts: AlertSummary[];

@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import type { Collision } from "../../lib/collisions/collision-dto";
-import { HOST_LABELS } from "../../lib/collisions/qualified-names";
-import { kindLabel } from "../_components/alerts/labels";
-import { SeverityBadge } from "../_components/alerts/SeverityBadge";
-import { VisibleText } from "../_components/VisibleText";
-import { useCollisionsQuery } from "../_hooks/finder-queries";
-import { serverHref, toolHref } from "../_lib/links";
+import type { Collision } from "@/lib/collisions/collision-dto";
+import { HOST_LABELS } from "@/lib/collisions/qualified-names";
+import { kindLabel } from "@/app/_components/alerts/labels";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useCollisionsQuery } from "@/app/_hooks/finder-queries";
+import { serverHref, toolHref } from "@/app/_lib/links";
 
 /** Tool names two or more of the team's servers offer, and what an agent host would call each. */
 export function CollisionsPage() {

@@ -3,9 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { AuthForm, type AuthMode } from "../_components/AuthForm";
-import { safeNextPath } from "../_hooks/api";
-import { useMeQuery } from "../_hooks/queries";
+import { AuthForm, type AuthMode } from "@/app/_components/AuthForm";
+import { safeNextPath } from "@/app/_hooks/api";
+import { useMeQuery } from "@/app/_hooks/queries";
 
 export function LoginPage({ next, initialMode }: { next: string | null; initialMode: AuthMode }) {
   const router = useRouter();

@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { ActivityChart } from "../_components/overview/ActivityChart";
-import { LatestFeed } from "../_components/overview/LatestFeed";
-import { OverviewCards } from "../_components/overview/OverviewCards";
-import { TokenTrendCard } from "../_components/overview/TokenTrendCard";
-import { useOverviewQuery } from "../_hooks/overview-queries";
-import { useCan } from "../_hooks/queries";
-import { FLEET_PATH } from "../_lib/links";
+import { ActivityChart } from "@/app/_components/overview/ActivityChart";
+import { LatestFeed } from "@/app/_components/overview/LatestFeed";
+import { OverviewCards } from "@/app/_components/overview/OverviewCards";
+import { TokenTrendCard } from "@/app/_components/overview/TokenTrendCard";
+import { useOverviewQuery } from "@/app/_hooks/overview-queries";
+import { useCan } from "@/app/_hooks/queries";
+import { FLEET_PATH } from "@/app/_lib/links";
 
 /**
  * The team at a glance: counts, a chart of the last two weeks and the latest changes and alerts.

@@ -3,19 +3,19 @@
 import { keepPreviousData } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useMemo, useRef } from "react";
-import { SERVER_STATUSES, type ViewFilters } from "../../lib/views/view-input";
-import { isEmptyViewFilters, sameViewFilters } from "../../lib/views/view-url";
-import { clearFilters, FilterBar, hasNarrowingFilters } from "../_components/fleet/FilterBar";
-import { describeFilters, visibleColumns } from "../_components/fleet/filter-labels";
-import { FleetTable, type AlertCounts } from "../_components/fleet/FleetTable";
-import { MatchingAlerts } from "../_components/fleet/MatchingAlerts";
-import { NoMatch } from "../_components/fleet/NoMatch";
-import { ViewBar } from "../_components/fleet/ViewBar";
-import { LoadMore } from "../_components/fleet/LoadMore";
-import { useCan } from "../_hooks/queries";
-import { useServerPagesQuery } from "../_hooks/server-list-queries";
-import { ALL_SERVERS, useViewUrl } from "../_hooks/use-view-url";
-import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "../_hooks/view-queries";
+import { SERVER_STATUSES, type ViewFilters } from "@/lib/views/view-input";
+import { isEmptyViewFilters, sameViewFilters } from "@/lib/views/view-url";
+import { clearFilters, FilterBar, hasNarrowingFilters } from "@/app/_components/fleet/FilterBar";
+import { describeFilters, visibleColumns } from "@/app/_components/fleet/filter-labels";
+import { FleetTable, type AlertCounts } from "@/app/_components/fleet/FleetTable";
+import { MatchingAlerts } from "@/app/_components/fleet/MatchingAlerts";
+import { NoMatch } from "@/app/_components/fleet/NoMatch";
+import { ViewBar } from "@/app/_components/fleet/ViewBar";
+import { LoadMore } from "@/app/_components/fleet/LoadMore";
+import { useCan } from "@/app/_hooks/queries";
+import { useServerPagesQuery } from "@/app/_hooks/server-list-queries";
+import { ALL_SERVERS, useViewUrl } from "@/app/_hooks/use-view-url";
+import { useMatchingAlertsQuery, useViewsQuery, type ViewDto } from "@/app/_hooks/view-queries";
 
 /**
  * The fleet, narrowed and ordered by filters that live in the URL. The API filters, sorts, counts

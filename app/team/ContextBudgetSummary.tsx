@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { TokenCount } from "../_components/charts/TokenCount";
-import { useContextBudgetQuery } from "../_hooks/context-budget-queries";
-import { formatTokens } from "../../lib/context-tokens/encoding";
+import { TokenCount } from "@/app/_components/charts/TokenCount";
+import { useContextBudgetQuery } from "@/app/_hooks/context-budget-queries";
+import { formatTokens } from "@/lib/context-tokens/encoding";
 
 /** One paragraph on the Team page: the total, the budget, whether it is over; details and the form are on /team/budget. */
 export function ContextBudgetSummary() {

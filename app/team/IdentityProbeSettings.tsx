@@ -1,10 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import { CLIENT_IDENTITIES } from "../../lib/discovery/client-identities";
-import type { TeamProbeSettingsDto } from "../../lib/identity-probes/probe-settings";
-import { useSaveTeamProbeSettings, useTeamProbeSettingsQuery } from "../_hooks/identity-probe-queries";
-import { useCan } from "../_hooks/queries";
+import { CLIENT_IDENTITIES } from "@/lib/discovery/client-identities";
+import type { TeamProbeSettingsDto } from "@/lib/identity-probes/probe-settings";
+import { useSaveTeamProbeSettings, useTeamProbeSettingsQuery } from "@/app/_hooks/identity-probe-queries";
+import { useCan } from "@/app/_hooks/queries";
 
 /**
  * The team's identity-probe defaults (docs/identity-probes.md): on or off, under which client

@@ -2,12 +2,12 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { CopyButton } from "../_components/CopyButton";
-import { FormError, SelectField, TextField } from "../_components/Field";
-import { RelativeTime } from "../_components/RelativeTime";
-import { api, ApiError } from "../_hooks/api";
-import { queryKeys } from "../_hooks/queries";
-import { grantableRoles, type Invitation, type Role } from "../_hooks/types";
+import { CopyButton } from "@/app/_components/CopyButton";
+import { FormError, SelectField, TextField } from "@/app/_components/Field";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import { grantableRoles, type Invitation, type Role } from "@/app/_hooks/types";
 
 /** Invite by link: no mail is sent, the inviter copies the link and passes it on. */
 export function InviteForm({ myRole }: { myRole: Role | null }) {

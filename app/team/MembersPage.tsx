@@ -3,12 +3,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ConfirmButton } from "../_components/ConfirmButton";
-import { RelativeTime } from "../_components/RelativeTime";
-import { RoleBadge } from "../_components/RoleBadge";
-import { api, ApiError } from "../_hooks/api";
-import { queryKeys, useMeQuery, useMembersQuery } from "../_hooks/queries";
-import { grantableRoles, type Me, type Member, type Role } from "../_hooks/types";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { RoleBadge } from "@/app/_components/RoleBadge";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useMeQuery, useMembersQuery } from "@/app/_hooks/queries";
+import { grantableRoles, type Me, type Member, type Role } from "@/app/_hooks/types";
 import { ContextBudgetSummary } from "./ContextBudgetSummary";
 import { IdentityProbeSettings } from "./IdentityProbeSettings";
 import { InviteForm } from "./InviteForm";

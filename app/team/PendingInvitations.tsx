@@ -2,12 +2,12 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConfirmButton } from "../_components/ConfirmButton";
-import { CopyButton } from "../_components/CopyButton";
-import { RelativeTime } from "../_components/RelativeTime";
-import { RoleBadge } from "../_components/RoleBadge";
-import { api, ApiError } from "../_hooks/api";
-import { queryKeys, useInvitationsQuery } from "../_hooks/queries";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { CopyButton } from "@/app/_components/CopyButton";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { RoleBadge } from "@/app/_components/RoleBadge";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useInvitationsQuery } from "@/app/_hooks/queries";
 
 export function PendingInvitations() {
   const queryClient = useQueryClient();

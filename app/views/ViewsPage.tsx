@@ -2,15 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { describeFilters } from "../_components/fleet/filter-labels";
-import { ConfirmButton } from "../_components/ConfirmButton";
-import { RelativeTime } from "../_components/RelativeTime";
-import { VisibleText } from "../_components/VisibleText";
-import { ApiError } from "../_hooks/api";
-import { useCan } from "../_hooks/queries";
-import { useViewsQuery, type ViewDto } from "../_hooks/view-queries";
+import { describeFilters } from "@/app/_components/fleet/filter-labels";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { ApiError } from "@/app/_hooks/api";
+import { useCan } from "@/app/_hooks/queries";
+import { useViewsQuery, type ViewDto } from "@/app/_hooks/view-queries";
 import { openViewHref, useViewMutations, viewHref } from "./view-actions";
-import { FLEET_PATH, fleetHref } from "../_lib/links";
+import { FLEET_PATH, fleetHref } from "@/app/_lib/links";
 
 /** The team's saved views: open, rename, pin as the team's home, share, delete. */
 export function ViewsPage() {

@@ -1,11 +1,11 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { viewSearchString } from "../../lib/views/view-url";
-import { api } from "../_hooks/api";
-import { queryKeys } from "../_hooks/queries";
-import type { ViewDto } from "../_hooks/view-queries";
-import { fleetHref } from "../_lib/links";
+import { viewSearchString } from "@/lib/views/view-url";
+import { api } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import type { ViewDto } from "@/app/_hooks/view-queries";
+import { fleetHref } from "@/app/_lib/links";
 
 /** The fleet showing a view: its filters in the URL and its id, so the page names it and notices edits. */
 export const openViewHref = (view: Pick<ViewDto, "id" | "filters">) => fleetHref(viewSearchString(view.filters, { view: view.id }));

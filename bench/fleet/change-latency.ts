@@ -1,6 +1,6 @@
 import pg from "pg";
 import { io } from "socket.io-client";
-import { REALTIME_CHANNEL, SOCKET_EVENT, type RealtimeEvent } from "../../lib/realtime/events";
+import { REALTIME_CHANNEL, SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 import { percentile } from "./product-api";
 import type { Running } from "./sweep";
 

@@ -1,14 +1,14 @@
-import { withTransaction } from "../transaction";
-import { recordAudit, actorLabel } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { notifyInTx } from "../realtime/notify";
+import { withTransaction } from "@/lib/transaction";
+import { recordAudit, actorLabel } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { notifyInTx } from "@/lib/realtime/notify";
 import type { AlertSummary, BulkAcknowledgeResult } from "./alert-dto";
 import { lockServer, toAlertSummary } from "./alert-store";
 import { AcknowledgeInput, BulkAcknowledgeInput, commentOf } from "./decision-input";
-import { parseInput } from "../validation";
+import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /** open → acknowledged ("someone is on it"). Acknowledging twice is a no-op; a resolved alert is a 409. */

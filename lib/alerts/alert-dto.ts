@@ -1,9 +1,9 @@
 // Isomorphic: what the alerts API returns and the browser renders. Tool names, titles, evidence
 // and definitions are untrusted server text: render them as text, never HTML.
-import type { AuditFinding, Severity } from "../audit/types";
-import type { Divergence } from "../cache/cache-divergence";
-import type { Finding as DiffFinding, ToolChanged, ToolLike } from "../diff/types";
-import type { IdentityDivergence } from "../identity-probes/types";
+import type { AuditFinding, Severity } from "@/lib/detection/types";
+import type { Divergence } from "@/lib/cache/cache-divergence";
+import type { Finding as DiffFinding, ToolChanged, ToolLike } from "@/lib/diff/types";
+import type { IdentityDivergence } from "@/lib/identity-probes/types";
 
 export const ALERT_KINDS = [
   "tool_changed",
@@ -39,7 +39,7 @@ export type AlertFinding =
 export type AlertDetails = {
   /** Per-tool alerts: the diff from baseline to candidate (fields with pointers and word segments). */
   diff?: { highest: ToolChanged["highest"]; levels: Record<"ERR" | "WARN" | "INFO", number>; fields: ToolChanged["fields"] };
-  /** Why it was not auto-accepted (lib/audit classifyChange). */
+  /** Why it was not auto-accepted (lib/detection classifyChange). */
   classification?: { kind: string; cueClassesAdded: string[]; reasons: string[] };
   /** The listing that produced the candidate: notified by list_changed, serverInfo.version bumped. */
   notified?: boolean;

@@ -1,10 +1,10 @@
-import type { Severity } from "../audit/types";
-import { SEVERITY_RANK } from "../audit/types";
-import type { Tx } from "../db";
-import type { Alert, Prisma } from "../generated/prisma/client";
-import { countAlertOpened } from "../metrics/worker-metrics";
-import { notifyInTx } from "../realtime/notify";
-import { enqueueAlertNotifications } from "../webhooks/enqueue";
+import type { Severity } from "@/lib/detection/types";
+import { SEVERITY_RANK } from "@/lib/detection/types";
+import type { Tx } from "@/lib/db";
+import type { Alert, Prisma } from "@/lib/generated/prisma/client";
+import { countAlertOpened } from "@/lib/metrics/worker-metrics";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { enqueueAlertNotifications } from "@/lib/webhooks/enqueue";
 import type { AlertDetails, AlertFinding, AlertKindName, AlertResolution, AlertSummary } from "./alert-dto";
 
 // Every alert write goes through here, inside the caller's transaction: the row, the NOTIFY that

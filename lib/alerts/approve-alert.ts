@@ -1,12 +1,12 @@
-import { withTransaction } from "../transaction";
-import { actorLabel, recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
+import { withTransaction } from "@/lib/transaction";
+import { actorLabel, recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, resolveAlert, toAlertSummary } from "./alert-store";
 import { ApproveInput, commentOf } from "./decision-input";
-import { parseInput } from "../validation";
+import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**

@@ -5,8 +5,8 @@
 // alert move to the new name, so the new name is judged against the last approved version (the
 // diff shows the rename and anything else) and the alert stays open.
 import canonicalize from "canonicalize";
-import type { ToolLike } from "../audit";
-import { recordAudit } from "../audit-log/record-audit";
+import type { ToolLike } from "@/lib/detection";
+import { recordAudit } from "@/lib/audit-log/record-audit";
 import { dedupeKeyFor, json } from "./alert-store";
 import type { AlertDetails } from "./alert-dto";
 import type { Evaluation } from "./evaluation";

@@ -1,10 +1,10 @@
 // context_budget: one alert per team while its tool lists together cost more tokens than the
 // team's budget (docs/context-budget.md). Computed from the sums stored on snapshots, never by
 // tokenizing, and checked off the listing path (the worker's evaluation queue, and a budget edit).
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../context-tokens/encoding";
-import { sumTeamContextTokens } from "../context-tokens/team-context-tokens";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
+import { sumTeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
 import type { ContextBudgetDetails } from "./alert-dto";
 import { openAlert, resolveAlert, updateAlert } from "./alert-store";
 

@@ -1,10 +1,10 @@
 // The candidate partners of the cross-server rules (R19–R21) for one evaluation, found through the
 // team's tool-name index: a query per own name and per identifier its texts mention, each bounded
 // by a LIMIT, so the cost follows the new server's tools, not the size of the fleet. The pure
-// rules (lib/audit rules-cross.ts) then judge these partners as they would judge the whole team.
-import type { OtherServer, ToolLike } from "../audit";
-import { nameSkeleton, referenceCandidates, siblingKey, skeletonVariants } from "../audit/name-keys";
-import type { Tx } from "../db";
+// rules (lib/detection rules-cross.ts) then judge these partners as they would judge the whole team.
+import type { OtherServer, ToolLike } from "@/lib/detection";
+import { nameSkeleton, referenceCandidates, siblingKey, skeletonVariants } from "@/lib/detection/name-keys";
+import type { Tx } from "@/lib/db";
 
 export type OtherServerTools = OtherServer & { serverId: string };
 export type OwnTool = { definition: ToolLike; hash: string };

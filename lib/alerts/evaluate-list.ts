@@ -1,5 +1,5 @@
 // List-level rule: the list collapsing (R32). (Name collisions across servers: name-collisions.ts.)
-import { atLeast, scanChange } from "../audit";
+import { atLeast, scanChange } from "@/lib/detection";
 import type { AlertDetails } from "./alert-dto";
 import type { Evaluation } from "./evaluation";
 import { loadCurrentTools, type CurrentTool } from "./evaluation-state";

@@ -1,9 +1,9 @@
-import type { ServiceContext } from "../context";
-import { assertLeaseHeld } from "../workers/leases";
+import type { ServiceContext } from "@/lib/context";
+import { assertLeaseHeld } from "@/lib/workers/leases";
 import { lockServer } from "./alert-store";
 import { Evaluation, type EvaluationResult } from "./evaluation";
 import { loadBaselines, loadCurrentSurface, loadCurrentTools, loadSnapshots, loadUnresolvedAlerts } from "./evaluation-state";
-import { parseItemKey } from "../surface/surface-keys";
+import { parseItemKey } from "@/lib/surface/surface-keys";
 import { evaluateCollapse } from "./evaluate-list";
 import { evaluateCollisions } from "./name-collisions";
 import { indexedNames, syncToolNameIndex } from "./tool-name-index";

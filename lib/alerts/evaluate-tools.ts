@@ -1,9 +1,9 @@
 // Tool-level rules: every tool of the latest snapshot against its baseline, and baseline tools
 // that are gone. Idempotent: a tool already at its baseline, or already the candidate of its open
 // alert, costs nothing, so re-running over the same snapshot changes nothing.
-import { scanTools, type AuditFinding, type ToolLike } from "../audit";
-import { recordAudit } from "../audit-log/record-audit";
-import type { Alert, ToolBaseline } from "../generated/prisma/client";
+import { scanTools, type AuditFinding, type ToolLike } from "@/lib/detection";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import type { Alert, ToolBaseline } from "@/lib/generated/prisma/client";
 import { SYSTEM_ACTOR, titleFor, type Evaluation } from "./evaluation";
 import { loadDefinitions, type CurrentTool } from "./evaluation-state";
 import { carryRenames } from "./carry-renames";

@@ -1,9 +1,9 @@
 // Loads what an evaluation needs, inside its transaction, always scoped to the tenant.
-import type { ToolLike } from "../audit";
-import { asScannerTool } from "../surface/as-scanner-tool";
-import { itemKey, SURFACE_KINDS, type SurfaceKind } from "../surface/surface-keys";
-import type { Tx } from "../db";
-import type { Alert, ToolBaseline } from "../generated/prisma/client";
+import type { ToolLike } from "@/lib/detection";
+import { asScannerTool } from "@/lib/surface/as-scanner-tool";
+import { itemKey, SURFACE_KINDS, type SurfaceKind } from "@/lib/surface/surface-keys";
+import type { Tx } from "@/lib/db";
+import type { Alert, ToolBaseline } from "@/lib/generated/prisma/client";
 
 /** A tool, or a surface item under its key ("prompt summarize"): judged alike, against a baseline of that name. */
 export type CurrentTool = { name: string; hash: string; versionId: string };

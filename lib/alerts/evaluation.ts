@@ -1,14 +1,14 @@
 // The state one evaluation works on (inside its transaction) and the alert moves it makes, so
 // the rule files (tools, removals, list-level) stay small and share one view of open alerts.
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import type { Alert, AuditPolicy, ToolBaseline } from "../generated/prisma/client";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import type { Alert, AuditPolicy, ToolBaseline } from "@/lib/generated/prisma/client";
 import type { AlertDetails, AlertKindName, AlertResolution } from "./alert-dto";
 import { dedupeKeyFor, isVersionKind, maxSeverityOf, openAlert, quoteName, resolveAlert, updateAlert, worseKind, type AlertDraft } from "./alert-store";
 import { loadCrossPartners, type OtherServerTools, type OwnTool } from "./cross-partners";
 import type { SnapshotHead } from "./evaluation-state";
 import type { Verdict } from "./judge";
-import { KIND_LABEL, parseItemKey } from "../surface/surface-keys";
+import { KIND_LABEL, parseItemKey } from "@/lib/surface/surface-keys";
 
 export const SYSTEM_ACTOR = "system";
 const MAX_REVISIONS = 50;

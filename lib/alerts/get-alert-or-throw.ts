@@ -1,8 +1,8 @@
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { readerOf } from "../transaction";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { readerOf } from "@/lib/transaction";
 import type { AlertRowWithServer } from "./alert-store";
 
 /**

@@ -1,6 +1,6 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { diffTool, type ToolLike } from "../diff";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { diffTool, type ToolLike } from "@/lib/diff";
 import type { AlertDecision, AlertDetail, AlertDetails, AlertFinding, BaselineDto } from "./alert-dto";
 import { toAlertSummary } from "./alert-store";
 import { getAlertOrThrow } from "./get-alert-or-throw";

@@ -1,7 +1,7 @@
 // What one tool's new version means, judged against its baseline: pure, no I/O (the evaluation
 // loads the versions and scans the list; this decides kind, severity and findings).
-import { aggregateSeverity, atLeast, classifyChange, scanChange, SEVERITY_RANK, type AuditFinding, type Severity, type ToolLike } from "../audit";
-import { diffTool, type Finding as DiffFinding, type Level, type ToolChanged } from "../diff";
+import { aggregateSeverity, atLeast, classifyChange, scanChange, SEVERITY_RANK, type AuditFinding, type Severity, type ToolLike } from "@/lib/detection";
+import { diffTool, type Finding as DiffFinding, type Level, type ToolChanged } from "@/lib/diff";
 import type { AlertDetails, AlertFinding } from "./alert-dto";
 import type { VersionKind } from "./alert-store";
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import type { Prisma } from "../generated/prisma/client";
-import { decodeCursor, PageParams, toPage } from "../pagination";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { decodeCursor, PageParams, toPage } from "@/lib/pagination";
+import { invalidInput } from "@/lib/validation";
 import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES, type AlertPage } from "./alert-dto";
 import { toAlertSummary } from "./alert-store";
 

@@ -1,8 +1,8 @@
 // name_collision: one alert per team and tool name while two or more of the team's servers offer
 // it, listing them, kept up to date as servers start or stop offering the name (here) or are
 // deleted (the server-delete trigger of migration 20261201151500).
-import type { Tx } from "../db";
-import type { Alert } from "../generated/prisma/client";
+import type { Tx } from "@/lib/db";
+import type { Alert } from "@/lib/generated/prisma/client";
 import type { AlertDetails } from "./alert-dto";
 import { openAlert, quoteName, resolveAlert, updateAlert } from "./alert-store";
 import { SYSTEM_ACTOR, type Evaluation } from "./evaluation";

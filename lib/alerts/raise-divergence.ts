@@ -1,7 +1,7 @@
-import { withTransaction } from "../transaction";
-import type { Divergence } from "../cache/cache-divergence";
-import type { ServiceContext } from "../context";
-import { assertLeaseHeld } from "../workers/leases";
+import { withTransaction } from "@/lib/transaction";
+import type { Divergence } from "@/lib/cache/cache-divergence";
+import type { ServiceContext } from "@/lib/context";
+import { assertLeaseHeld } from "@/lib/workers/leases";
 import { lockServer, openAlert, updateAlert } from "./alert-store";
 
 /**

@@ -1,13 +1,13 @@
-import { withTransaction } from "../transaction";
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { notifyInTx } from "../realtime/notify";
+import { withTransaction } from "@/lib/transaction";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { notifyInTx } from "@/lib/realtime/notify";
 import type { AlertSummary } from "./alert-dto";
 import { isVersionKind, lockServer, toAlertSummary } from "./alert-store";
 import { commentOf, RejectInput } from "./decision-input";
-import { parseInput } from "../validation";
+import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
 
 /**

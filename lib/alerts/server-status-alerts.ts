@@ -1,5 +1,5 @@
-import type { Tx } from "../db";
-import type { SessionStatus } from "../generated/prisma/client";
+import type { Tx } from "@/lib/db";
+import type { SessionStatus } from "@/lib/generated/prisma/client";
 import { dedupeKeyFor, openAlert, resolveAlert } from "./alert-store";
 
 const SYSTEM = "system";

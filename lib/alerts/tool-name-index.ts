@@ -1,8 +1,8 @@
 // The team's tool-name index (tool_name_entry, tool_name_variant): kept equal to each server's
 // latest snapshot by evaluateSnapshot, under the server lock, with set-based SQL. The cross-server
 // rules look partners up here instead of loading every other server's tools.
-import { foldName, nameSkeleton, siblingKey, skeletonVariants } from "../audit/name-keys";
-import type { Tx } from "../db";
+import { foldName, nameSkeleton, siblingKey, skeletonVariants } from "@/lib/detection/name-keys";
+import type { Tx } from "@/lib/db";
 import type { CurrentTool } from "./evaluation-state";
 
 export type IndexChange = { added: string[]; removed: string[] };

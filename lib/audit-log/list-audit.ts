@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { decodeCursor, PageParams, toPage } from "../pagination";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { decodeCursor, PageParams, toPage } from "@/lib/pagination";
+import { invalidInput } from "@/lib/validation";
 
 export const ListAuditQuery = z.object({
   ...PageParams,

@@ -1,6 +1,6 @@
-import type { Actor, ServiceContext } from "../context";
-import type { Tx } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { Actor, ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 
 // Audit actions, named <object>.<verb>. Closed list so the UI can label them.
 export type AuditAction =

@@ -1,9 +1,9 @@
-import { recordAudit } from "../audit-log/record-audit";
-import { isRole } from "../context";
-import type { Db } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { notifyInTx } from "../realtime/notify";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { isRole } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { notifyInTx } from "@/lib/realtime/notify";
 import { getAuth } from "./auth";
 
 // better-auth error codes → what the invitee should read.

@@ -1,7 +1,7 @@
 import type { BetterAuthPlugin } from "better-auth";
-import type { Db } from "../db";
-import { consume } from "../rate-limit/counter";
-import type { Rate } from "../rate-limit/rate";
+import type { Db } from "@/lib/db";
+import { consume } from "@/lib/rate-limit/counter";
+import type { Rate } from "@/lib/rate-limit/rate";
 
 // Password guessing against one account from many addresses: better-auth's own limiter counts per
 // client address (its rateLimit, stored in Postgres); this plugin adds a count per account (the

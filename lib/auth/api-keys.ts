@@ -1,15 +1,15 @@
-import { withTransaction } from "../transaction";
+import { withTransaction } from "@/lib/transaction";
 import { randomBytes } from "node:crypto";
 import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
-import { recordAudit, actorLabel } from "../audit-log/record-audit";
-import { ROLE_NAMES, type ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
+import { recordAudit, actorLabel } from "@/lib/audit-log/record-audit";
+import { ROLE_NAMES, type ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { parseKeyMetadata } from "./key-metadata";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
-import { invalidInput } from "../validation";
+import { invalidInput } from "@/lib/validation";
 
 // Team API keys. A key belongs to the team and is held by a person (its creator, or whom an admin
 // transferred it to: lib/auth/key-ownership.ts); it is revoked when that person leaves. Rows live in @better-auth/api-key's table and are verified by

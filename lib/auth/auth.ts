@@ -6,10 +6,10 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { createAccessControl } from "better-auth/plugins/access";
 import { organization } from "better-auth/plugins/organization";
 import { adminAc, defaultStatements, memberAc, ownerAc } from "better-auth/plugins/organization/access";
-import { getDb, type Db } from "../db";
-import { rootLogger } from "../logger";
-import { loadEnv, type Env } from "../env";
-import { getSecretKey } from "../secrets";
+import { getDb, type Db } from "@/lib/db";
+import { rootLogger } from "@/lib/logger";
+import { loadEnv, type Env } from "@/lib/env";
+import { getSecretKey } from "@/lib/secrets";
 import { accountRateLimit } from "./account-rate-limit";
 import { DEMO_USER_EMAIL } from "./demo-account";
 

@@ -1,7 +1,7 @@
-import { isRole, type Role, type ServiceContext } from "../context";
-import type { Db } from "../db";
-import { AppError } from "../errors";
-import { getDb } from "../db";
+import { isRole, type Role, type ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { getDb } from "@/lib/db";
 import { getAuth } from "./auth";
 import { verifyApiKey } from "./verify-api-key";
 import { parseKeyMetadata } from "./key-metadata";

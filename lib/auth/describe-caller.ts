@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { AppError } from "../errors";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import { contextForPrincipal, type Principal } from "./authenticate";
 import { permissionsOf } from "./permissions";
 import { listTeamsOf } from "./teams";

@@ -1,11 +1,11 @@
-import { withTransaction } from "../transaction";
+import { withTransaction } from "@/lib/transaction";
 import { z } from "zod";
-import { recordAudit } from "../audit-log/record-audit";
-import { ROLE_NAMES, type ServiceContext } from "../context";
-import type { Db } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { invalidInput } from "../validation";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { ROLE_NAMES, type ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { invalidInput } from "@/lib/validation";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 
 // Invitations by link: no mail server. The inviter sees the link (/invite/<id>, an unguessable

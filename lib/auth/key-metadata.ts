@@ -1,4 +1,4 @@
-import { isRole, type Role } from "../context";
+import { isRole, type Role } from "@/lib/context";
 
 // What Toolwatch keeps in an API key's metadata (the plugin stores it as JSON text).
 // createdByUserId: the person the key belongs to (its creator, or whom an admin transferred it to);

@@ -1,11 +1,11 @@
-import { withTransaction } from "../transaction";
+import { withTransaction } from "@/lib/transaction";
 import { z } from "zod";
-import { actorLabel, recordAudit } from "../audit-log/record-audit";
-import { isRole, type Role, type ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { invalidInput } from "../validation";
+import { actorLabel, recordAudit } from "@/lib/audit-log/record-audit";
+import { isRole, type Role, type ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { invalidInput } from "@/lib/validation";
 import { lockMembership, toSummary, type ApiKeySummary } from "./api-keys";
 import { parseKeyMetadata, type KeyMetadata } from "./key-metadata";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";

@@ -1,12 +1,12 @@
-import { withTransaction } from "../transaction";
+import { withTransaction } from "@/lib/transaction";
 import { z } from "zod";
-import { recordAudit } from "../audit-log/record-audit";
-import { isRole, ROLE_NAMES, type Role, type ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { notifyInTx } from "../realtime/notify";
-import { invalidInput } from "../validation";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { isRole, ROLE_NAMES, type Role, type ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { invalidInput } from "@/lib/validation";
 import { revokeKeysHeldBy } from "./key-ownership";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 

@@ -1,5 +1,5 @@
-import type { Role, ServiceContext } from "../context";
-import { AppError } from "../errors";
+import type { Role, ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
 
 // What each team role may do. One table, checked on the server by every verb and route; the UI
 // reads the same table (via GET /api/v1/me) only to hide what would be refused anyway.

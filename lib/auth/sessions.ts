@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 
 // "Sign out everywhere": every session of a person ends, the one asking included. Sessions live in
 // Postgres only (no cookie cache, no secondary storage), so deleting the rows ends them at the

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { recordAudit } from "../audit-log/record-audit";
-import type { Actor, Role, ServiceContext } from "../context";
-import type { Db } from "../db";
-import { AppError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
-import { notifyInTx } from "../realtime/notify";
-import { invalidInput, parseInput } from "../validation";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import type { Actor, Role, ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { invalidInput, parseInput } from "@/lib/validation";
 import type { Principal } from "./authenticate";
 
 // Teams are tenants (better-auth's organizations live in the same table).

@@ -1,6 +1,6 @@
 import { defaultKeyHasher } from "@better-auth/api-key";
-import type { Db } from "../db";
-import { rootLogger } from "../logger";
+import type { Db } from "@/lib/db";
+import { rootLogger } from "@/lib/logger";
 import { apiKeyGeneration, cachedApiKey, rememberApiKey, type KeyRow } from "./api-key-cache";
 
 // Verifying a team API key on every API request. The plugin's verifyApiKey writes the key's row

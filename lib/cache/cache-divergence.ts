@@ -1,7 +1,7 @@
-import type { Db } from "../db";
-import type { Listing } from "../discovery/open-connection";
-import type { ToolListCacheEntry } from "../generated/prisma/client";
-import { hashTool } from "../snapshots/canonical-hash";
+import type { Db } from "@/lib/db";
+import type { Listing } from "@/lib/discovery/open-connection";
+import type { ToolListCacheEntry } from "@/lib/generated/prisma/client";
+import { hashTool } from "@/lib/snapshots/canonical-hash";
 
 // Rule R31 (detection-rules.md): a list the server marks `public` is, by its own declaration,
 // identical for every caller. Two authorization contexts that see different public lists of the

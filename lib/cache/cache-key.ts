@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { ServerConnectionConfig } from "../servers/server-config";
-import { canonicalJson } from "../snapshots/canonical-hash";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
+import { canonicalJson } from "@/lib/snapshots/canonical-hash";
 
 // Which cached tool lists a server may read. An endpoint is what answers tools/list: the URL and
 // transport of an HTTP server, the command line and working directory of a stdio one. It is

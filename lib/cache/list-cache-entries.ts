@@ -1,7 +1,7 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { PUBLIC_PARTITION } from "./cache-key";
 import type { CacheEntryDto, CacheOutcomeName, CachePage } from "./cache-dto";
 

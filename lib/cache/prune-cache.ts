@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 
 /** Entries nobody has read or written for this long, and no server still uses, are dropped. */
 export const UNUSED_ENTRY_MS = 7 * 86_400_000;

@@ -1,8 +1,8 @@
-import type { Db } from "../db";
-import type { Listing } from "../discovery/open-connection";
-import type { Prisma, ToolListCacheEntry } from "../generated/prisma/client";
-import type { SnapshotTrigger } from "../snapshots/record-snapshot";
-import { hashTool, hashToolList } from "../snapshots/canonical-hash";
+import type { Db } from "@/lib/db";
+import type { Listing } from "@/lib/discovery/open-connection";
+import type { Prisma, ToolListCacheEntry } from "@/lib/generated/prisma/client";
+import type { SnapshotTrigger } from "@/lib/snapshots/record-snapshot";
+import { hashTool, hashToolList } from "@/lib/snapshots/canonical-hash";
 import { partitionFor, PUBLIC_PARTITION, readablePartitions } from "./cache-key";
 import { findDivergence, type Divergence } from "./cache-divergence";
 import type { FetchLock } from "./fetch-lock";

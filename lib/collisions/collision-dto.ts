@@ -1,7 +1,7 @@
 // Isomorphic: what GET /api/v1/collisions returns. Tool and server names are untrusted server text:
 // render them as text, never HTML.
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
 import type { QualifiedName } from "./qualified-names";
 
 export type CollisionServer = {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
-import { requirePermission } from "../auth/permissions";
-import { Prisma } from "../generated/prisma/client";
-import type { ServiceContext } from "../context";
-import { decodeCursor, encodeCursor, PageParams } from "../pagination";
-import { invalidInput } from "../validation";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
+import { requirePermission } from "@/lib/auth/permissions";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { ServiceContext } from "@/lib/context";
+import { decodeCursor, encodeCursor, PageParams } from "@/lib/pagination";
+import { invalidInput } from "@/lib/validation";
 import type { Collision, CollisionAlertLink, CollisionPage } from "./collision-dto";
 import { qualifiedNames } from "./qualified-names";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 import { loadContextTokenCounter } from "./load-counter";
 
 // Rows stored before context tokens were counted (NULL): the worker counts them at startup, in

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "../db";
+import type { Db, Tx } from "@/lib/db";
 
 export type CostlyServer = {
   serverId: string;

@@ -1,6 +1,6 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import type { Db, Tx } from "../db";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import type { Db, Tx } from "@/lib/db";
 import { CONTEXT_TOKEN_ENCODING } from "./encoding";
 
 export type ServerContextTokens = { serverId: string; serverName: string; contextTokens: number };

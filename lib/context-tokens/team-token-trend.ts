@@ -1,5 +1,5 @@
-import type { Db, Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import type { Db, Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The team's total on one UTC day: the sum over servers of each one's latest snapshot at the day's end. */
 export type DailyTeamTokens = {

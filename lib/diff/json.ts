@@ -1,4 +1,4 @@
-import { escapePointerToken } from "../json-pointer";
+import { escapePointerToken } from "@/lib/json-pointer";
 import canonicalize from "canonicalize";
 
 export type JsonObject = Record<string, unknown>;

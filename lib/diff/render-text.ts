@@ -1,4 +1,4 @@
-import { revealHidden } from "../text/reveal-hidden";
+import { revealHidden } from "@/lib/text/reveal-hidden";
 import type { FieldChange, Finding, Segment, ToolChanged, ToolListDiff } from "./types";
 
 /**

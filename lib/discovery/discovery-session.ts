@@ -1,5 +1,5 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
-import type { SnapshotTrigger } from "../listing-trigger";
+import type { SnapshotTrigger } from "@/lib/listing-trigger";
 import { backoffDelayMs, jitter, sleep } from "./backoff";
 import type { ServerConnectionConfig } from "./connection-config";
 import { describeError } from "./discovery-error";

@@ -1,5 +1,5 @@
 import { DiscoveryError } from "./discovery-error";
-import type { SurfaceItemJson, SurfaceListing } from "../surface/surface-keys";
+import type { SurfaceItemJson, SurfaceListing } from "@/lib/surface/surface-keys";
 import { invalidItemReason, walkListPages, type ItemListing, type ListSpec, type RawPage, type WalkOptions } from "./walk-tool-pages";
 
 const PROMPTS: ListSpec = { method: "prompts/list", itemsKey: "prompts", invalidReason: (item) => invalidItemReason(item, "prompt") };

@@ -6,7 +6,7 @@ import { completeAuthorization, isAuthorizationRequired, isLegacyIssuerMismatch 
 import { instrumentTransport, type WireCapture } from "./instrument-transport";
 import { createTransport, type HttpKind, type TransportOptions } from "./node/create-transport";
 import { listSurface } from "./list-surface";
-import type { SurfaceListing } from "../surface/surface-keys";
+import type { SurfaceListing } from "@/lib/surface/surface-keys";
 import { walkToolPages, type RawPage, type RawToolPage, type ToolListing } from "./walk-tool-pages";
 
 export const CLIENT_INFO = { name: "toolwatch", version: "0.1.0" };

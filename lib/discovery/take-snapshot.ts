@@ -1,6 +1,6 @@
 import type { ServerConnectionConfig } from "./connection-config";
-import { hashTool, hashToolList } from "../hash/canonical-hash";
-import { combineContentHash, EMPTY_SURFACE, hashSurface, surfaceItems, type SurfaceListing } from "../surface/surface";
+import { hashTool, hashToolList } from "@/lib/hash/canonical-hash";
+import { combineContentHash, EMPTY_SURFACE, hashSurface, surfaceItems, type SurfaceListing } from "@/lib/surface/surface";
 import { openConnection, type ConnectionFacts, type ConnectOptions, type Listing } from "./open-connection";
 
 export type OneShotSnapshot = {

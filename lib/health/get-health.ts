@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 
 export type Health = {
   ok: boolean;

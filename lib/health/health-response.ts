@@ -1,5 +1,5 @@
-import { authenticate } from "../auth/authenticate";
-import type { Db } from "../db";
+import { authenticate } from "@/lib/auth/authenticate";
+import type { Db } from "@/lib/db";
 import { getHealth, type Health } from "./get-health";
 
 // GET /api/health is public (load balancers, uptime checks): anyone learns the status, and only

@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { diffSurface, diffToolLists, type SurfaceItemChange, type ToolLike, type ToolListDiff } from "../diff";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { getServerOrThrow } from "../servers/get-server-or-throw";
-import type { SnapshotDto } from "../servers/server-dto";
-import { snapshotDto } from "../servers/snapshot-dto";
-import { loadSnapshotSurface, loadSnapshotTools } from "../snapshots/load-snapshot-tools";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { diffSurface, diffToolLists, type SurfaceItemChange, type ToolLike, type ToolListDiff } from "@/lib/diff";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { getServerOrThrow } from "@/lib/servers/get-server-or-throw";
+import type { SnapshotDto } from "@/lib/servers/server-dto";
+import { snapshotDto } from "@/lib/servers/snapshot-dto";
+import { loadSnapshotSurface, loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
+import { invalidInput } from "@/lib/validation";
 
 export const DiffQuery = z.object({ from: z.string().optional(), to: z.string().optional() });
 

@@ -1,8 +1,8 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { diffTool, type ToolChanged, type ToolLike } from "../diff";
-import { AppError } from "../errors";
-import { getServerOrThrow } from "../servers/get-server-or-throw";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { diffTool, type ToolChanged, type ToolLike } from "@/lib/diff";
+import { AppError } from "@/lib/errors";
+import { getServerOrThrow } from "@/lib/servers/get-server-or-throw";
 
 export type ToolVersionEntry = {
   hash: string;

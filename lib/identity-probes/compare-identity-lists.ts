@@ -1,8 +1,8 @@
-import { scanTools } from "../audit/scan-tools";
-import type { AuditFinding, Severity } from "../audit/types";
-import { diffToolLists } from "../diff/diff-tool-lists";
-import type { ToolLike, ToolListDiff } from "../diff/types";
-import { hashTool, hashToolList } from "../hash/canonical-hash";
+import { scanTools } from "@/lib/detection/scan-tools";
+import type { AuditFinding, Severity } from "@/lib/detection/types";
+import { diffToolLists } from "@/lib/diff/diff-tool-lists";
+import type { ToolLike, ToolListDiff } from "@/lib/diff/types";
+import { hashTool, hashToolList } from "@/lib/hash/canonical-hash";
 
 // Pure: what one server shows another client next to what it shows Toolwatch. No I/O.
 

@@ -1,8 +1,8 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { clientIdentityOf } from "../discovery/client-identities";
-import { loadEnv } from "../env";
-import { getServerOrThrow } from "../servers/get-server-or-throw";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { clientIdentityOf } from "@/lib/discovery/client-identities";
+import { loadEnv } from "@/lib/env";
+import { getServerOrThrow } from "@/lib/servers/get-server-or-throw";
 import { loadEffectiveProbeSettings } from "./probe-settings";
 import type { IdentityProbeState, ProbeOutcome } from "./types";
 

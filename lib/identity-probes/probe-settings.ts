@@ -1,15 +1,15 @@
-import { withTransaction } from "../transaction";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { resolveIdentities, type ClientIdentity } from "../discovery/client-identities";
+import { withTransaction } from "@/lib/transaction";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { resolveIdentities, type ClientIdentity } from "@/lib/discovery/client-identities";
 import { ServerProbeSettingsPatch, TeamProbeSettingsPatch } from "./settings-schema";
 
 export { ServerProbeSettingsPatch, TeamProbeSettingsPatch };
-import { Prisma, type ServerIdentityProbeSettings, type TeamIdentityProbeSettings } from "../generated/prisma/client";
-import { notifyInTx } from "../realtime/notify";
-import { recordAudit } from "../audit-log/record-audit";
-import { invalidInput } from "../validation";
+import { Prisma, type ServerIdentityProbeSettings, type TeamIdentityProbeSettings } from "@/lib/generated/prisma/client";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { invalidInput } from "@/lib/validation";
 
 // Who decides what is probed: the team's defaults, a server's override, and the transport (a
 // stdio probe starts a process, so stdio servers are off unless enabled on the server itself).

@@ -1,12 +1,12 @@
-import type { AlertFinding } from "../alerts/alert-dto";
-import { lockServer, openAlert, resolveAlert, updateAlert } from "../alerts/alert-store";
-import { SEVERITY_RANK, type Severity } from "../audit/types";
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import type { ToolLike } from "../diff/types";
-import { clientIdentityOf } from "../discovery/client-identities";
-import { Prisma } from "../generated/prisma/client";
-import { assertLeaseHeld } from "../workers/leases";
+import type { AlertFinding } from "@/lib/alerts/alert-dto";
+import { lockServer, openAlert, resolveAlert, updateAlert } from "@/lib/alerts/alert-store";
+import { SEVERITY_RANK, type Severity } from "@/lib/detection/types";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import type { ToolLike } from "@/lib/diff/types";
+import { clientIdentityOf } from "@/lib/discovery/client-identities";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { assertLeaseHeld } from "@/lib/workers/leases";
 import type { IdentityComparison } from "./compare-identity-lists";
 import type { IdentityVariant } from "./types";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CLIENT_IDENTITY_KEYS } from "../discovery/client-identities";
+import { CLIENT_IDENTITY_KEYS } from "@/lib/discovery/client-identities";
 
 // Isomorphic: what a client may send to change identity-probe settings (team and server).
 

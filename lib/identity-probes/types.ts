@@ -1,7 +1,7 @@
 // Isomorphic: what the API returns about identity probes and what an identity_divergence alert
 // carries. Tool names and descriptions are untrusted server text: render them as text, never HTML.
-import type { AuditFinding, Severity } from "../audit/types";
-import type { ToolLike, ToolListDiff } from "../diff/types";
+import type { AuditFinding, Severity } from "@/lib/detection/types";
+import type { ToolLike, ToolListDiff } from "@/lib/diff/types";
 
 export type ProbeOutcome = "same" | "differs" | "error";
 

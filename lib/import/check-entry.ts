@@ -1,4 +1,4 @@
-import { ServerInput } from "../servers/server-input";
+import { ServerInput } from "@/lib/servers/server-input";
 import type { ImportEntry, ServerBody } from "./types";
 
 /** The same checks the API applies to a body (names, header and env names, URL form), so refusals come with why before anything is sent. */

@@ -1,4 +1,4 @@
-import { secretRedactor } from "../servers/redact-secrets";
+import { secretRedactor } from "@/lib/servers/redact-secrets";
 import type { ServerBody } from "./types";
 
 // What an import preview shows of where a server is: its URL or command line, without the secret

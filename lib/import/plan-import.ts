@@ -1,4 +1,4 @@
-import type { ServerSummary } from "../servers/server-dto";
+import type { ServerSummary } from "@/lib/servers/server-dto";
 import type { ImportEntry, ServerBody } from "./types";
 
 // Idempotency by (team, name): an entry whose name is new is created; one whose name exists is

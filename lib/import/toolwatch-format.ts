@@ -1,4 +1,4 @@
-import type { ServerSummary } from "../servers/server-dto";
+import type { ServerSummary } from "@/lib/servers/server-dto";
 import { checked } from "./check-entry";
 import { EXPORT_KIND, EXPORT_VERSION, isToolwatchExport } from "./detect-format";
 import { ImportFormatError, type ImportEntry, type ServerBody } from "./types";

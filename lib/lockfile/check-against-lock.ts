@@ -1,8 +1,8 @@
 // `toolwatch check`: the live server against its lock. The lock's tools are the "before" side
 // whatever happened to the protocol facts; those changes are reported beside the tool diff.
-import { atLeast, buildAuditReport, scanTools, type AuditReport, type Severity } from "../audit";
-import { diffToolLists, highestLevel, type Level, type ToolLike, type ToolListDiff } from "../diff";
-import { hashToolList } from "../hash/canonical-hash";
+import { atLeast, buildAuditReport, scanTools, type AuditReport, type Severity } from "@/lib/detection";
+import { diffToolLists, highestLevel, type Level, type ToolLike, type ToolListDiff } from "@/lib/diff";
+import { hashToolList } from "@/lib/hash/canonical-hash";
 import { compareServerFacts, type ServerChange } from "./compare-server";
 import { lockTools, type Lockfile, type LockedServer } from "./lockfile";
 

@@ -1,8 +1,8 @@
 // What changed in the server's own facts (handshake) between a lock and the live server. The tools
 // are compared by lib/diff; these are the lines above them. Levels are ours (the diff rules of
 // docs/detection-rules.md §2 cover tools only); the reasons sit beside each rule.
-import { diffText, type Level, type Segment } from "../diff";
-import { canonicalJson } from "../hash/canonical-hash";
+import { diffText, type Level, type Segment } from "@/lib/diff";
+import { canonicalJson } from "@/lib/hash/canonical-hash";
 import type { LockedServer } from "./lockfile";
 
 export const SERVER_RULES = {

@@ -1,4 +1,4 @@
-import type { ConnectionFacts } from "../discovery/open-connection";
+import type { ConnectionFacts } from "@/lib/discovery/open-connection";
 import type { LockedServer } from "./lockfile";
 
 /** The facts a lock pins, from a connection's facts (the verdict and push channel are the client's view, not the server's). */

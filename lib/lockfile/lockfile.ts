@@ -1,8 +1,8 @@
 // toolwatch.lock.json: a server's tool list and protocol facts, pinned for CI (`toolwatch lock`,
 // `toolwatch check`). Pure: building, writing and reading the file's text, no I/O.
 import { z } from "zod";
-import type { ToolLike } from "../diff";
-import { canonicalJson, hashTool, hashToolList, HASH_SCHEME } from "../hash/canonical-hash";
+import type { ToolLike } from "@/lib/diff";
+import { canonicalJson, hashTool, hashToolList, HASH_SCHEME } from "@/lib/hash/canonical-hash";
 
 export const LOCKFILE_VERSION = 1;
 

@@ -1,9 +1,9 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import type { ServiceContext } from "../context";
-import { privateTargetsPolicy, type PrivateTargetsPolicy } from "../env";
-import { AppError } from "../errors";
-import { checkAddress, privateTargetsRule } from "../discovery/node/network-guard";
+import type { ServiceContext } from "@/lib/context";
+import { privateTargetsPolicy, type PrivateTargetsPolicy } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { checkAddress, privateTargetsRule } from "@/lib/discovery/node/network-guard";
 import { teamMayUsePrivateTargets } from "./private-targets";
 
 // The check when a URL is saved (MCP server or webhook): the literal address, or every address

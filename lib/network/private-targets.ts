@@ -1,6 +1,6 @@
-import type { ServiceContext } from "../context";
-import type { Db } from "../db";
-import { privateTargetsPolicy, type PrivateTargetsPolicy } from "../env";
+import type { ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
+import { privateTargetsPolicy, type PrivateTargetsPolicy } from "@/lib/env";
 
 // Who may aim MCP servers and webhooks at private and loopback addresses (TOOLWATCH_PRIVATE_TARGETS).
 // On a self-hosted instance those addresses are the operator's own network: right for an

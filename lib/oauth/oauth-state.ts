@@ -1,7 +1,7 @@
 import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from "@modelcontextprotocol/client";
-import type { Db, Tx } from "../db";
-import { Prisma } from "../generated/prisma/client";
-import { decryptJson, encryptJson } from "../secrets";
+import type { Db, Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { decryptJson, encryptJson } from "@/lib/secrets";
 
 // The OAuth state of one server of one team (server_oauth_state): every read and write names both
 // the tenant and the server, so a team's tokens are never read for another team. Secrets are

@@ -8,9 +8,9 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import type { Db } from "../db";
-import { DiscoveryError } from "../discovery/discovery-error";
-import type { ServerAuth } from "../servers/server-auth";
+import type { Db } from "@/lib/db";
+import { DiscoveryError } from "@/lib/discovery/discovery-error";
+import type { ServerAuth } from "@/lib/servers/server-auth";
 import { loadOAuthState, saveOAuthState, type OAuthTarget } from "./oauth-state";
 
 /**

@@ -3,7 +3,7 @@
 // script, so the page's CSP (next.config.js, "/api/docs") is static: scripts from 'self' only.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { AppError } from "../errors";
+import { AppError } from "@/lib/errors";
 
 export const DOCS_SPEC_URL = "/api/v1/openapi.json";
 const ASSET_ROOT = path.join(process.cwd(), "node_modules", "@scalar", "api-reference", "dist", "browser");

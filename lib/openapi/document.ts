@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document of /api/v1, generated from the zod schemas the handlers validate with
 // (lib/openapi/operations.ts) and the response schemas (lib/openapi/responses.ts).
-import { HTTP_STATUS } from "../errors";
-import { PageParams } from "../pagination";
+import { HTTP_STATUS } from "@/lib/errors";
+import { PageParams } from "@/lib/pagination";
 import { SchemaCollector, type JsonSchema } from "./json-schema";
 import { OPERATIONS, type Operation } from "./operations";
 import { ErrorEnvelope } from "./responses";

@@ -3,11 +3,11 @@
 // responses against them (the main DTOs are strict: a field added to a DTO and not here fails).
 // Parts that are free-form by nature (tool definitions, findings, alert details) stay open objects.
 import { z } from "zod";
-import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "../alerts/alert-dto";
-import { HTTP_STATUS, type AppErrorCode } from "../errors";
-import { CONFIG_FORMATS } from "../import/types";
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "../webhooks/types";
-import { ViewFilters } from "../views/view-input";
+import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "@/lib/alerts/alert-dto";
+import { HTTP_STATUS, type AppErrorCode } from "@/lib/errors";
+import { CONFIG_FORMATS } from "@/lib/import/types";
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS, WEBHOOK_FORMATS } from "@/lib/webhooks/types";
+import { ViewFilters } from "@/lib/views/view-input";
 
 const dateTime = z.string().describe("ISO 8601 date-time");
 const nullableDate = dateTime.nullable();

@@ -2,7 +2,7 @@
 // from responses.ts so each family of endpoints owns its schemas. Strict: a DTO field added there
 // and not here fails tests/integration/openapi.test.ts.
 import { z } from "zod";
-import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "../alerts/alert-dto";
+import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES } from "@/lib/alerts/alert-dto";
 
 const alertFields = { kind: z.enum(ALERT_KINDS), severity: z.enum(ALERT_SEVERITIES), status: z.enum(ALERT_STATUSES), title: z.string() };
 

@@ -1,12 +1,12 @@
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { Prisma } from "../generated/prisma/client";
-import { sumTeamContextTokens } from "../context-tokens/team-context-tokens";
-import { cachedServerPage } from "../servers/server-page-cache";
-import type { StoredDiffSummary } from "../snapshots/summarize-change";
-import { invalidInput } from "../validation";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { sumTeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
+import { cachedServerPage } from "@/lib/servers/server-page-cache";
+import type { StoredDiffSummary } from "@/lib/snapshots/summarize-change";
+import { invalidInput } from "@/lib/validation";
 import { OVERVIEW_FEED_SIZE, OverviewQuery, type Overview, type OverviewAlert, type OverviewChange } from "./overview-dto";
 
 // The team at a glance, aggregated in Postgres (a team may have 2,000 servers and 100,000

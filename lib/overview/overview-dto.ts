@@ -1,9 +1,9 @@
 // Isomorphic: what GET /api/v1/overview answers and the overview page renders. Server names, tool
 // names and alert titles are untrusted server text: render them as text, never HTML.
 import { z } from "zod";
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
-import type { SeverityCounts } from "../servers/server-dto";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
+import type { SeverityCounts } from "@/lib/servers/server-dto";
 
 export const OVERVIEW_FEED_SIZE = 10;
 

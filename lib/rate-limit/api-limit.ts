@@ -1,7 +1,7 @@
-import type { Principal } from "../auth/authenticate";
-import type { Db } from "../db";
-import { loadEnv, type Env } from "../env";
-import { AppError } from "../errors";
+import type { Principal } from "@/lib/auth/authenticate";
+import type { Db } from "@/lib/db";
+import { loadEnv, type Env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { consume, LeaseStore, type Bucket } from "./counter";
 import type { Rate } from "./rate";
 import { rateLimitHeaders, setResponseHeaders } from "./response-headers";

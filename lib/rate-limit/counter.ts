@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { rootLogger } from "../logger";
+import type { Db } from "@/lib/db";
+import { rootLogger } from "@/lib/logger";
 
 // Fixed-window counters in Postgres, shared by every web process. A window starts at the first
 // request after the previous one ended (the Postgres clock, so web hosts' clocks never disagree)

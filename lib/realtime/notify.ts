@@ -1,4 +1,4 @@
-import type { Tx } from "../db";
+import type { Tx } from "@/lib/db";
 import { REALTIME_CHANNEL, type RealtimeEvent } from "./events";
 
 /**

@@ -1,7 +1,7 @@
 // Isomorphic: what GET /api/v1/search returns. Names, descriptions and titles are untrusted server
 // text: render them as text, never HTML.
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
 
 export type ServerHit = { id: string; name: string; status: string | null };
 export type ToolHit = { serverId: string; serverName: string; name: string; /** The first 200 characters. */ description: string | null };

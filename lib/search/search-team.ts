@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { AlertKindName, AlertStatusName } from "../alerts/alert-dto";
-import type { Severity } from "../audit/types";
-import { requirePermission } from "../auth/permissions";
-import { Prisma } from "../generated/prisma/client";
-import type { ServiceContext } from "../context";
-import { invalidInput } from "../validation";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
+import { requirePermission } from "@/lib/auth/permissions";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { ServiceContext } from "@/lib/context";
+import { invalidInput } from "@/lib/validation";
 import { MAX_SEARCH_QUERY, SEARCH_LIMIT, type AlertHit, type SearchResult, type ServerHit, type ToolHit } from "./search-dto";
 
 export const SearchQuery = z.object({

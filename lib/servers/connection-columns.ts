@@ -1,6 +1,6 @@
-import type { McpServer } from "../generated/prisma/client";
-import { decryptJson, encryptJson } from "../secrets";
-import { Prisma } from "../generated/prisma/client";
+import type { McpServer } from "@/lib/generated/prisma/client";
+import { decryptJson, encryptJson } from "@/lib/secrets";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { splitAuth, type AuthSecrets, type PublicAuthConfig, type ServerAuth, type ServerAuthInput } from "./server-auth";
 import { computeConfigHash, type ServerConnectionConfig } from "./server-config";
 

@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { actorLabel } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import type { Db, Tx } from "../db";
-import { AppError } from "../errors";
-import { REALTIME_CHANNEL, type RealtimeEvent } from "../realtime/events";
-import { getSecretKey } from "../secrets";
-import { invalidInput } from "../validation";
+import { actorLabel } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import type { Db, Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { REALTIME_CHANNEL, type RealtimeEvent } from "@/lib/realtime/events";
+import { getSecretKey } from "@/lib/secrets";
+import { invalidInput } from "@/lib/validation";
 import { invalidateServerPages } from "./server-page-cache";
-import { assertWithinQuota } from "../tenants/team-quota";
+import { assertWithinQuota } from "@/lib/tenants/team-quota";
 import { prepareServerCreate, type StdioPermission } from "./prepare-server-write";
 import { withNameConflict } from "./server-name-conflict";
 import { stdioPermissionFor } from "./stdio-policy";
-import { targetRefusals } from "../network/check-target";
+import { targetRefusals } from "@/lib/network/check-target";
 
 export const MAX_BATCH_SERVERS = 1_000;
 

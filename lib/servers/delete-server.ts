@@ -1,8 +1,8 @@
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { notifyInTx } from "../realtime/notify";
-import { withTransaction } from "../transaction";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { withTransaction } from "@/lib/transaction";
 import { getServerOrThrow } from "./get-server-or-throw";
 import { invalidateServerPages } from "./server-page-cache";
 

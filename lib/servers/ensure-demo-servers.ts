@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../context";
-import { notifyInTx } from "../realtime/notify";
+import type { ServiceContext } from "@/lib/context";
+import { notifyInTx } from "@/lib/realtime/notify";
 import { connectionColumns } from "./connection-columns";
 import { ServerConnectionConfig } from "./server-config";
 

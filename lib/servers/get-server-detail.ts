@@ -1,7 +1,7 @@
-import type { ServiceContext } from "../context";
-import { getSecretKey } from "../secrets";
+import type { ServiceContext } from "@/lib/context";
+import { getSecretKey } from "@/lib/secrets";
 import { getServerOrThrow } from "./get-server-or-throw";
-import { loadSnapshotSurface, loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import { loadSnapshotSurface, loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
 import type { ServerDetail } from "./server-dto";
 import { toServerSummary } from "./to-server-summary";
 

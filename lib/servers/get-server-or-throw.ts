@@ -1,8 +1,8 @@
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import type { Tx } from "../db";
-import { isUuid } from "../ids";
-import { readerOf } from "../transaction";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import type { Tx } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
+import { readerOf } from "@/lib/transaction";
 
 /**
  * The only way to load a server by id: always scoped to the tenant, so another tenant's server

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { isUuid } from "../ids";
-import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
+import { loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
 import { snapshotDto } from "./snapshot-dto";
 
 

@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../context";
-import { Prisma } from "../generated/prisma/client";
+import type { ServiceContext } from "@/lib/context";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { SeverityCounts } from "./server-dto";
 import { foldStatusStrip, stripWindow, STRIP_BUCKET_MS, STRIP_BUCKETS, type BucketGroup, type StatusStrip } from "./status-strip";
 

@@ -1,7 +1,7 @@
-import type { Db } from "../db";
-import type { PrivateTargetsPolicy } from "../env";
-import { teamsWithPrivateTargets } from "../network/private-targets";
-import type { EraVerdict } from "../discovery/open-connection";
+import type { Db } from "@/lib/db";
+import type { PrivateTargetsPolicy } from "@/lib/env";
+import { teamsWithPrivateTargets } from "@/lib/network/private-targets";
+import type { EraVerdict } from "@/lib/discovery/open-connection";
 import { authFromRow, configFromRow } from "./connection-columns";
 import type { ServerAuth } from "./server-auth";
 import type { ServerConnectionConfig } from "./server-config";

@@ -1,10 +1,10 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { Prisma } from "../generated/prisma/client";
-import { decodeCursor, encodeCursor, type CursorField, type CursorValue } from "../pagination";
-import { getSecretKey } from "../secrets";
-import { invalidInput } from "../validation";
-import type { SORT_KEYS } from "../views/view-input";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { decodeCursor, encodeCursor, type CursorField, type CursorValue } from "@/lib/pagination";
+import { getSecretKey } from "@/lib/secrets";
+import { invalidInput } from "@/lib/validation";
+import type { SORT_KEYS } from "@/lib/views/view-input";
 import { listFleetRowExtras } from "./list-fleet-row-extras";
 import type { FleetServer, Page, ServerSummary } from "./server-dto";
 import { ListServersQuery, type ServerPageCounts } from "./server-list-query";

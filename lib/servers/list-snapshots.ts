@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ServiceContext } from "../context";
-import { decodeCursor, PageParams, toPage } from "../pagination";
-import { invalidInput } from "../validation";
+import type { ServiceContext } from "@/lib/context";
+import { decodeCursor, PageParams, toPage } from "@/lib/pagination";
+import { invalidInput } from "@/lib/validation";
 import { getServerOrThrow } from "./get-server-or-throw";
 import type { Page, SnapshotDto } from "./server-dto";
 import { snapshotDto } from "./snapshot-dto";

@@ -1,8 +1,8 @@
-import { AppError } from "../errors";
-import type { ServiceContext } from "../context";
-import type { McpServer } from "../generated/prisma/client";
-import { assertTargetAllowed } from "../network/check-target";
-import { invalidInput } from "../validation";
+import { AppError } from "@/lib/errors";
+import type { ServiceContext } from "@/lib/context";
+import type { McpServer } from "@/lib/generated/prisma/client";
+import { assertTargetAllowed } from "@/lib/network/check-target";
+import { invalidInput } from "@/lib/validation";
 import { authColumns, authFromRow, configFromRow, connectionColumns } from "./connection-columns";
 import type { ServerConnectionConfig } from "./server-config";
 import { ServerInput, ServerPatch } from "./server-input";

@@ -1,9 +1,9 @@
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { notifyInTx } from "../realtime/notify";
-import { withTransaction } from "../transaction";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { withTransaction } from "@/lib/transaction";
 import { getServerOrThrow } from "./get-server-or-throw";
 
 export type RequestRefreshInput = { serverId: string };

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
-import { canonicalJson } from "../hash/canonical-hash";
-import type { ServerConnectionConfig } from "../discovery/connection-config";
+import { canonicalJson } from "@/lib/hash/canonical-hash";
+import type { ServerConnectionConfig } from "@/lib/discovery/connection-config";
 
 // The connection config itself belongs to discovery (how to reach a server); the store re-exports it.
-export { ServerConnectionConfig, TransportKindSchema, type TransportKind } from "../discovery/connection-config";
+export { ServerConnectionConfig, TransportKindSchema, type TransportKind } from "@/lib/discovery/connection-config";
 
 /**
  * Keyed so the stored hash reveals nothing about the secrets inside the config, yet changes

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { checkUrl } from "../discovery/node/network-guard";
-import { ServerProbeSettingsPatch } from "../identity-probes/settings-schema";
+import { checkUrl } from "@/lib/discovery/node/network-guard";
+import { ServerProbeSettingsPatch } from "@/lib/identity-probes/settings-schema";
 import { ServerAuthInput } from "./server-auth";
 
 // What a client may send to register or edit a server. Field names follow the REST API.

@@ -1,8 +1,8 @@
 // The fleet list's query string: the fleet page's filters (lib/views/view-url.ts names) plus sort
 // and paging, in the query-string names the fleet page already writes to its own URL.
 import { z } from "zod";
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "../pagination";
-import { SERVER_STATUSES, SORT_KEYS, VIEW_TRANSPORTS } from "../views/view-input";
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "@/lib/pagination";
+import { SERVER_STATUSES, SORT_KEYS, VIEW_TRANSPORTS } from "@/lib/views/view-input";
 
 /** "a,b" → ["a","b"] (trimmed, blanks and repeats dropped); every value must be allowed, else a 400 naming the parameter. */
 const csv = <T extends string>(allowed: readonly T[] | null, max: number, maxLength = 100) =>

@@ -1,5 +1,5 @@
-import { AppError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A second server with the same name in a team is a 409 (create and rename alike), not a 500. */
 export async function withNameConflict<T>(name: string, write: () => Promise<T>): Promise<T> {

@@ -1,4 +1,4 @@
-import type { RealtimeEvent } from "../realtime/events";
+import type { RealtimeEvent } from "@/lib/realtime/events";
 
 // Many browsers and scripts poll the fleet list; most of the time nothing changed since the last
 // answer. A web process that hears every change (the realtime LISTEN feed: the worker's and every

@@ -1,5 +1,5 @@
-import type { Snapshot } from "../generated/prisma/client";
-import type { StoredDiffSummary } from "../snapshots/summarize-change";
+import type { Snapshot } from "@/lib/generated/prisma/client";
+import type { StoredDiffSummary } from "@/lib/snapshots/summarize-change";
 import type { SnapshotDto } from "./server-dto";
 
 // Every column but the tool list and the owner ids (list routes omit the array on purpose).

@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../context";
-import { loadEnv } from "../env";
+import type { ServiceContext } from "@/lib/context";
+import { loadEnv } from "@/lib/env";
 import type { StdioPermission } from "./prepare-server-write";
 
 /**

@@ -1,5 +1,5 @@
-import type { McpServer, ServerSession, Snapshot } from "../generated/prisma/client";
-import { decryptJson } from "../secrets";
+import type { McpServer, ServerSession, Snapshot } from "@/lib/generated/prisma/client";
+import { decryptJson } from "@/lib/secrets";
 import type { ServerSummary } from "./server-dto";
 import { publicAuthOf } from "./server-auth";
 

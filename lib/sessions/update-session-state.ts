@@ -1,8 +1,8 @@
-import { alertOnAuthChange, alertOnStatusChange } from "../alerts/server-status-alerts";
-import type { ServiceContext } from "../context";
-import { LeaseLostError } from "../errors";
-import type { SessionStatus } from "../generated/prisma/client";
-import { assertLeaseHeld } from "../workers/leases";
+import { alertOnAuthChange, alertOnStatusChange } from "@/lib/alerts/server-status-alerts";
+import type { ServiceContext } from "@/lib/context";
+import { LeaseLostError } from "@/lib/errors";
+import type { SessionStatus } from "@/lib/generated/prisma/client";
+import { assertLeaseHeld } from "@/lib/workers/leases";
 
 export type SessionPatch = {
   status?: SessionStatus;

@@ -1,2 +1,2 @@
 // Content addressing lives in lib/hash (pure, shared by discovery, cache and store); re-exported for the store.
-export * from "../hash/canonical-hash";
+export * from "@/lib/hash/canonical-hash";

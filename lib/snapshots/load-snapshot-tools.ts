@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../context";
-import type { SurfaceItemDto, ToolDto } from "../servers/server-dto";
+import type { ServiceContext } from "@/lib/context";
+import type { SurfaceItemDto, ToolDto } from "@/lib/servers/server-dto";
 
 /** The tools of a snapshot, in server order, from its array of tool-version ids (tenant-scoped). */
 export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: readonly string[]): Promise<ToolDto[]> {

@@ -1,12 +1,12 @@
-import type { ServiceContext } from "../context";
-import { LeaseLostError } from "../errors";
-import type { ToolLike } from "../diff";
+import type { ServiceContext } from "@/lib/context";
+import { LeaseLostError } from "@/lib/errors";
+import type { ToolLike } from "@/lib/diff";
 import { hashTool, hashToolList } from "./canonical-hash";
-import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "../surface/surface";
+import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "@/lib/surface/surface";
 import { summarizeChange, summarizeSurfaceChange, withSurface, type GoneSurfaceItem } from "./summarize-change";
-import { loadContextTokenCounter } from "../context-tokens/load-counter";
+import { loadContextTokenCounter } from "@/lib/context-tokens/load-counter";
 
-import type { SnapshotTrigger } from "../listing-trigger";
+import type { SnapshotTrigger } from "@/lib/listing-trigger";
 
 export type { SnapshotTrigger };
 

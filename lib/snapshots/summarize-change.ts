@@ -1,5 +1,5 @@
-import { diffSurface, diffToolLists, highestLevel, summarizeSurface, type DiffSummary, type SurfaceDiffSummary, type ToolLike } from "../diff";
-import type { SurfaceItem } from "../surface/surface";
+import { diffSurface, diffToolLists, highestLevel, summarizeSurface, type DiffSummary, type SurfaceDiffSummary, type ToolLike } from "@/lib/diff";
+import type { SurfaceItem } from "@/lib/surface/surface";
 
 /**
  * `highest` covers tools and surface; `surface` is present when both snapshots listed the surface

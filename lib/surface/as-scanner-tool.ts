@@ -1,12 +1,12 @@
-import type { ToolLike } from "../diff";
+import type { ToolLike } from "@/lib/diff";
 import { itemKey, type SurfaceKind } from "./surface-keys";
 
 /**
- * THE adapter between surface items and the tool-shaped audit scanner (lib/audit scanTools) and
+ * THE adapter between surface items and the tool-shaped audit scanner (lib/detection scanTools) and
  * judge: a prompt's arguments become input properties (so a new required argument reads as a new
  * required property), a resource or template keeps its uri / MIME type beside its text, and
  * instructions become a description. The name is the item's key ("prompt summarize"), so findings
- * and alerts name the kind. When lib/audit takes `{tools, prompts, resources, resourceTemplates,
+ * and alerts name the kind. When lib/detection takes `{tools, prompts, resources, resourceTemplates,
  * instructions}` directly, this is the one function to replace.
  */
 export function asScannerTool(kind: SurfaceKind, definition: Record<string, unknown>): ToolLike {

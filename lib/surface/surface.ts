@@ -1,6 +1,6 @@
 // Content addressing of the text a server offers besides its tools (see surface-keys.ts). Pure, Node only.
 import { createHash } from "node:crypto";
-import { canonicalJson, HASH_SCHEME, hashToolList } from "../hash/canonical-hash";
+import { canonicalJson, HASH_SCHEME, hashToolList } from "@/lib/hash/canonical-hash";
 import type { SurfaceItem, SurfaceItemJson, SurfaceKind, SurfaceListing } from "./surface-keys";
 
 export * from "./surface-keys";

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { listCostliestServers, type CostlyServer } from "../context-tokens/costliest-servers";
-import { sumTeamContextTokens, type TeamContextTokens } from "../context-tokens/team-context-tokens";
-import { sumTeamTokensPerDay, type DailyTeamTokens } from "../context-tokens/team-token-trend";
-import { AppError } from "../errors";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { listCostliestServers, type CostlyServer } from "@/lib/context-tokens/costliest-servers";
+import { sumTeamContextTokens, type TeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
+import { sumTeamTokensPerDay, type DailyTeamTokens } from "@/lib/context-tokens/team-token-trend";
+import { AppError } from "@/lib/errors";
+import { invalidInput } from "@/lib/validation";
 
 // The budget page (/team/budget, docs/context-budget.md): the team's total against its budget,
 // the servers that cost most, the total per day, and the open context_budget alert.

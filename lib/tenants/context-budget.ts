@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { evaluateContextBudget } from "../alerts/context-budget-alert";
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { sumTeamContextTokens, type TeamContextTokens } from "../context-tokens/team-context-tokens";
-import { AppError } from "../errors";
-import { invalidInput } from "../validation";
+import { evaluateContextBudget } from "@/lib/alerts/context-budget-alert";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { sumTeamContextTokens, type TeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
+import { AppError } from "@/lib/errors";
+import { invalidInput } from "@/lib/validation";
 
 // The team's context budget (docs/context-budget.md): how many tokens its tool lists may cost
 // together in a model's context before the team is warned (a `context_budget` alert).

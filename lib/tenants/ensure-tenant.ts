@@ -1,5 +1,5 @@
-import type { Actor, ServiceContext } from "../context";
-import type { Db } from "../db";
+import type { Actor, ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
 
 export const DEMO_TENANT_SLUG = "demo";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 
 export type TenantOverview = { id: string; slug: string; name: string; createdAt: Date; members: number; servers: number; activeKeys: number };
 

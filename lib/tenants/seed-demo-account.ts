@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { recordAudit } from "../audit-log/record-audit";
-import type { Auth } from "../auth/auth";
-import { DEMO_USER_EMAIL, DEMO_USER_NAME } from "../auth/demo-account";
-import type { ServiceContext } from "../context";
-import type { Db } from "../db";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import type { Auth } from "@/lib/auth/auth";
+import { DEMO_USER_EMAIL, DEMO_USER_NAME } from "@/lib/auth/demo-account";
+import type { ServiceContext } from "@/lib/context";
+import type { Db } from "@/lib/db";
 
 // The demo account that `npm start` prints: demo@toolwatch.local, owner of the demo team, never
 // the instance administrator (lib/auth/auth.ts skips the promotion for this address). Seeded by the

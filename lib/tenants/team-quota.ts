@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { ServiceContext } from "../context";
-import type { Db, Tx } from "../db";
-import { loadEnv } from "../env";
-import { AppError } from "../errors";
+import type { ServiceContext } from "@/lib/context";
+import type { Db, Tx } from "@/lib/db";
+import { loadEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 
 // Per-team quotas (issue 12): one instance serves many teams, and a stranger's team must not be
 // able to take the worker for itself. Limits are refused with a 4xx naming the rule (servers,

@@ -1,7 +1,7 @@
 // Isomorphic (no I/O): which servers a view shows and in what order. The fleet page (in the
 // browser) and the public share endpoint (on the server) both call these, so a view and its
 // share link always show the same servers.
-import type { ServerSummary } from "../servers/server-dto";
+import type { ServerSummary } from "@/lib/servers/server-dto";
 import type { ViewFilters } from "./view-input";
 
 /** The fields the filters and sort keys read; ServerSummary and the share DTO both fit. */

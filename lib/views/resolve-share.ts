@@ -1,10 +1,10 @@
-import { requirePermission } from "../auth/permissions";
-import type { Db } from "../db";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import type { Prisma } from "../generated/prisma/client";
-import { listServers } from "../servers/list-servers";
-import { loadSnapshotTools } from "../snapshots/load-snapshot-tools";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { Db } from "@/lib/db";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { listServers } from "@/lib/servers/list-servers";
+import { loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
 import type { SharedTool, SharedViewDto } from "./view-dto";
 import { resolveRange, ViewFilters, storedViewFilters } from "./view-input";
 import { hashShareToken, SHARE_TOKEN, shareLinkStatus } from "./share-links";

@@ -1,5 +1,5 @@
-import type { Db } from "../db";
-import { listServers } from "../servers/list-servers";
+import type { Db } from "@/lib/db";
+import { listServers } from "@/lib/servers/list-servers";
 import { matchesServer } from "./match-servers";
 import { shareContext } from "./resolve-share";
 import { storedViewFilters } from "./view-input";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ALERT_KINDS, ALERT_SEVERITIES } from "../alerts/alert-dto";
+import { ALERT_KINDS, ALERT_SEVERITIES } from "@/lib/alerts/alert-dto";
 
 // What a saved view stores: a slice of the fleet. Within one list any value matches (statuses
 // live OR degraded); across fields every condition must hold; `tags` needs every listed tag.

@@ -10,7 +10,7 @@
 // Lists are comma-separated: enum values and server tags (letters, digits and . _ : / -) never
 // hold a comma, so a filter tag that does could match no server anyway.
 import { z } from "zod";
-import { ALERT_KINDS, ALERT_SEVERITIES } from "../alerts/alert-dto";
+import { ALERT_KINDS, ALERT_SEVERITIES } from "@/lib/alerts/alert-dto";
 import { RELATIVE_RANGE, SERVER_STATUSES, SORT_KEYS, VIEW_COLUMNS, VIEW_TRANSPORTS, ViewFilters } from "./view-input";
 
 export const VIEW_URL_KEYS = ["tag", "status", "transport", "q", "kind", "severity", "range", "from", "to", "cols", "sort", "dir"] as const;

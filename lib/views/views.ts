@@ -1,13 +1,13 @@
-import { requirePermission } from "../auth/permissions";
-import { actorLabel, recordAudit } from "../audit-log/record-audit";
-import type { ServiceContext } from "../context";
-import type { Tx } from "../db";
-import { AppError } from "../errors";
-import { Prisma, type SavedView } from "../generated/prisma/client";
-import { isUuid } from "../ids";
-import { notifyInTx } from "../realtime/notify";
-import { readerOf, withTransaction } from "../transaction";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import { actorLabel, recordAudit } from "@/lib/audit-log/record-audit";
+import type { ServiceContext } from "@/lib/context";
+import type { Tx } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { Prisma, type SavedView } from "@/lib/generated/prisma/client";
+import { isUuid } from "@/lib/ids";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { readerOf, withTransaction } from "@/lib/transaction";
+import { invalidInput } from "@/lib/validation";
 import type { ViewDto } from "./view-dto";
 import { storedViewFilters, ViewInput, ViewPatch } from "./view-input";
 

@@ -1,9 +1,9 @@
 import { STATUS_CODES } from "node:http";
-import type { Db } from "../db";
-import type { TargetFetches } from "../discovery/node/guarded-fetch";
-import type { PrivateTargetsPolicy } from "../env";
-import { teamsWithPrivateTargets } from "../network/private-targets";
-import { decryptJson } from "../secrets";
+import type { Db } from "@/lib/db";
+import type { TargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import type { PrivateTargetsPolicy } from "@/lib/env";
+import { teamsWithPrivateTargets } from "@/lib/network/private-targets";
+import { decryptJson } from "@/lib/secrets";
 import { webhookUrlOf } from "./webhook-url";
 import { renderWebhookBody } from "./payload";
 import { SIGNATURE_HEADER, signWebhookBody, TIMESTAMP_HEADER } from "./sign";

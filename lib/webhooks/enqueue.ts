@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Tx } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import type { Tx } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { buildAlertPayload } from "./payload";
 import { MAX_NOTICE_IDS, WEBHOOK_CHANNEL, type WebhookQueuedNotice } from "./queue-channel";
 import { floorsAdmitting, type AlertSeverityName, type WebhookEvent, type WebhookPayload } from "./types";

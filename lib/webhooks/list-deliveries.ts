@@ -1,7 +1,7 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { decodeCursor, toPage } from "../pagination";
-import { invalidInput } from "../validation";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { decodeCursor, toPage } from "@/lib/pagination";
+import { invalidInput } from "@/lib/validation";
 import { getWebhookOrThrow } from "./get-webhook-or-throw";
 import type { Page, WebhookDeliveryDto } from "./types";
 import { toDeliveryDto } from "./webhook-dto";

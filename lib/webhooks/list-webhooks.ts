@@ -1,5 +1,5 @@
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
 import { getWebhookOrThrow } from "./get-webhook-or-throw";
 import type { WebhookDto } from "./types";
 import { toWebhookDto } from "./webhook-dto";

@@ -1,4 +1,4 @@
-import { loadEnv } from "../env";
+import { loadEnv } from "@/lib/env";
 import { renderSlackBody } from "./slack";
 import type { AlertSeverityName, WebhookEvent, WebhookFinding, WebhookFormat, WebhookPayload } from "./types";
 

@@ -1,18 +1,18 @@
-import { withTransaction } from "../transaction";
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
-import { AppError } from "../errors";
-import { Prisma } from "../generated/prisma/client";
-import { encryptJson, getSecretKey } from "../secrets";
-import { invalidInput } from "../validation";
+import { withTransaction } from "@/lib/transaction";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { encryptJson, getSecretKey } from "@/lib/secrets";
+import { invalidInput } from "@/lib/validation";
 import { getWebhookOrThrow } from "./get-webhook-or-throw";
 import { generateWebhookSecret } from "./sign";
 import type { WebhookDto, WebhookWithSecret } from "./types";
 import { toWebhookDto } from "./webhook-dto";
 import { CreateWebhookInput, UpdateWebhookInput } from "./webhook-input";
 import { maskedOrigin, sealWebhookUrl, webhookUrlOf } from "./webhook-url";
-import { assertTargetAllowed } from "../network/check-target";
+import { assertTargetAllowed } from "@/lib/network/check-target";
 
 // The signing secret is generated here, sealed with the instance key, and returned only by
 // creation and rotation. The receiver URL is sealed too (a Slack incoming-webhook URL is itself a

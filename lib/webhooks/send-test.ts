@@ -1,8 +1,8 @@
-import { withTransaction } from "../transaction";
+import { withTransaction } from "@/lib/transaction";
 import { randomUUID } from "node:crypto";
-import { recordAudit } from "../audit-log/record-audit";
-import { requirePermission } from "../auth/permissions";
-import type { ServiceContext } from "../context";
+import { recordAudit } from "@/lib/audit-log/record-audit";
+import { requirePermission } from "@/lib/auth/permissions";
+import type { ServiceContext } from "@/lib/context";
 import { insertDeliveries } from "./enqueue";
 import { getWebhookOrThrow } from "./get-webhook-or-throw";
 import { buildTestPayload } from "./payload";

@@ -1,4 +1,4 @@
-import type { Webhook, WebhookDelivery } from "../generated/prisma/client";
+import type { Webhook, WebhookDelivery } from "@/lib/generated/prisma/client";
 import { displayUrl } from "./webhook-url";
 import type { AlertSeverityName, DeliveryStatus, WebhookDeliveryDto, WebhookDto, WebhookFormat } from "./types";
 

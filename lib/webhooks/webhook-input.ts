@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { PageParams } from "../pagination";
-import { checkUrl } from "../discovery/node/network-guard";
+import { PageParams } from "@/lib/pagination";
+import { checkUrl } from "@/lib/discovery/node/network-guard";
 import { ALERT_SEVERITIES, WEBHOOK_FORMATS } from "./types";
 
 /**

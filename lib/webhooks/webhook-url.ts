@@ -1,6 +1,6 @@
-import type { Db } from "../db";
-import type { Webhook } from "../generated/prisma/client";
-import { decryptJson, encryptJson } from "../secrets";
+import type { Db } from "@/lib/db";
+import type { Webhook } from "@/lib/generated/prisma/client";
+import { decryptJson, encryptJson } from "@/lib/secrets";
 
 // A receiver URL is a credential: a Slack incoming-webhook URL alone lets anyone post to the
 // channel. Stored sealed (AES-256-GCM with the instance key, like server headers); the API, the UI

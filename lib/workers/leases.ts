@@ -1,5 +1,5 @@
-import type { Db, Tx } from "../db";
-import { LeaseLostError } from "../errors";
+import type { Db, Tx } from "@/lib/db";
+import { LeaseLostError } from "@/lib/errors";
 
 // Server ownership across worker processes. All times come from the database clock, so workers
 // on machines with skewed clocks still agree on who holds what.

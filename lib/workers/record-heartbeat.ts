@@ -1,5 +1,5 @@
 import os from "node:os";
-import type { Db } from "../db";
+import type { Db } from "@/lib/db";
 
 // internal-writer: the worker's heartbeat
 export async function recordHeartbeat(db: Db, workerId: string, startedAt: Date, sessions: number): Promise<void> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { addHttpServer, apiOnly, call, createTeam, signedUpContext, signUp, uniqueSlug, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { addHttpServer, apiOnly, call, createTeam, signedUpContext, signUp, uniqueSlug, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // An instance administrator sets a team's server limit on the quotas page; the team's next
 // registration past it is refused by the API with the rule named. A team admin finds no page.

@@ -2,10 +2,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { acceptInvitation, addHttpServer, call, createTeam, invite, ok, signedUpContext, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
-import { startReceiver, type Received, type Receiver } from "../helpers/e2e-receiver";
+import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { acceptInvitation, addHttpServer, call, createTeam, invite, ok, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { startReceiver, type Received, type Receiver } from "@/tests/helpers/e2e-receiver";
 
 // The security audit's must-show, end to end: a wording fix is auto-accepted without an alert; a
 // classic poisoning payload raises a critical alert live in the inbox, shows its evidence on the

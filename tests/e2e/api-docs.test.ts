@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startProduct, screenshotPath, type Product } from "../helpers/e2e-product";
+import { startProduct, screenshotPath, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 14's must-show: /api/docs renders the API reference (Scalar over /api/v1/openapi.json) in
 // a real Chromium against the production build, with no sign-in and no CSP violation.

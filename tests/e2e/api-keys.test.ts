@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { acceptInvitation, addHttpServer, apiOnly, createTeam, invite, signedUpContext, signUp, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { acceptInvitation, addHttpServer, apiOnly, createTeam, invite, signedUpContext, signUp, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // A team admin mints a key in the browser; it is shown once, works as a Bearer token from
 // outside the browser, and stops working when revoked.

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { waitFor } from "../helpers/factories";
-import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { waitFor } from "@/tests/helpers/factories";
+import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 7's must-show, as users see it: two teams watch the same public 2026-07-28 server; the
 // server is asked for its tool list once, and the cache pages show the other team's listing as a

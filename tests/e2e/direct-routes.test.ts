@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addHttpServer, apiOnly, createTeam, ok, signUp, type Account } from "../helpers/e2e-accounts";
-import { startProduct, type Product } from "../helpers/e2e-product";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
+import { addHttpServer, apiOnly, createTeam, ok, signUp, type Account } from "@/tests/helpers/e2e-accounts";
+import { startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 
 // Issue 12: GET /api/v1/servers and /api/v1/alerts are served by their handlers straight from the
 // Node server (app/_lib/direct-routes.ts). The same requests sent to a second web process of the

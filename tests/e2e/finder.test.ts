@@ -2,9 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 17 in Chromium: the Ctrl-K palette, a toast when an alert opens, a refetch of everything
 // after the socket reconnects, the theme toggle that survives a reload, and axe on the collisions

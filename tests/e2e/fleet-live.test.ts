@@ -3,15 +3,15 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEMO_TENANT_SLUG, ensureTenant } from "../../lib/tenants/ensure-tenant";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { CHROMIUM_ARGS } from "../helpers/chromium";
-import { signedUpContext } from "../helpers/e2e-accounts";
-import { screenshotPath } from "../helpers/e2e-product";
-import { insertServerRow, TEST_KEY } from "../helpers/factories";
-import { freshDatabaseUrl } from "../helpers/fresh-database";
-import { createDb, type Db } from "../../lib/db";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
+import { DEMO_TENANT_SLUG, ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { CHROMIUM_ARGS } from "@/tests/helpers/chromium";
+import { signedUpContext } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath } from "@/tests/helpers/e2e-product";
+import { insertServerRow, TEST_KEY } from "@/tests/helpers/factories";
+import { freshDatabaseUrl } from "@/tests/helpers/fresh-database";
+import { createDb, type Db } from "@/lib/db";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 
 // The product as a user meets it: production build, web + worker processes, the demo fleet,
 // real Chromium. A fixture server in the demo team lets the test change tools on cue; the test's

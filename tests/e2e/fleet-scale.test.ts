@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { call, createTeam, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 12, the fleet page at fleet size: 2,000 servers registered through the batch API in two
 // calls, then the page shows the first 100 with counts for all 2,000 from the API, loads the next

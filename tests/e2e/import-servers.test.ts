@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { acceptInvitation, call, createTeam, invite, signedUpContext, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { acceptInvitation, call, createTeam, invite, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // A team owner imports servers from a Claude Desktop config: pasted, previewed (nothing stored),
 // imported, seen on the fleet and listed by the worker; the same file uploaded again previews as

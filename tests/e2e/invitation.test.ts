@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { addHttpServer, call, createTeam, newBrowserContext, PASSWORD, signedUpContext, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { addHttpServer, call, createTeam, newBrowserContext, PASSWORD, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // An owner invites a viewer by link; the viewer joins in a second browser and can look but not
 // touch — the buttons are hidden, and the server refuses anyway.

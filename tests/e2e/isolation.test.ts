@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, createTeam, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Two browsers, two teams. Each sees only its own fleet; a change on team A's server reaches A's
 // browser live and never reaches B's — not on screen, and not on B's socket either.

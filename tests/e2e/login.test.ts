@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { addHttpServer, apiOnly, call, createTeam, newBrowserContext, ok, PASSWORD, uniqueEmail } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { addHttpServer, apiOnly, call, createTeam, newBrowserContext, ok, PASSWORD, uniqueEmail } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Signing up, creating a first team, signing out and in again: all in the browser.
 describe("sign-up, sign-in and teams in Chromium", () => {

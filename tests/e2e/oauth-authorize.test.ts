@@ -1,8 +1,8 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOAuthFixture, type OAuthFixture } from "../fixtures/oauth-server";
-import { createTeam, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startOAuthFixture, type OAuthFixture } from "@/tests/fixtures/oauth-server";
+import { createTeam, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 16: an admin authorizes an OAuth-protected server from its page. The browser goes to the
 // fixture's approve page and back through the callback; the worker then lists the server.

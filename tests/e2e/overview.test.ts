@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 17's overview in Chromium against the production build, web + worker: the empty state
 // says what to do, the cards count what the worker recorded, and a change the worker records

@@ -3,9 +3,9 @@ import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_TENANT_SLUG } from "../../lib/tenants/ensure-tenant";
-import { newBrowserContext, ok, signedUpContext } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { DEMO_TENANT_SLUG } from "@/lib/tenants/ensure-tenant";
+import { newBrowserContext, ok, signedUpContext } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Every page of the product, as a team admin of the demo fleet meets it, in real Chromium:
 // axe-core finds no serious or critical accessibility violation on any page, in the light and the

@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, createTeam, invite, newBrowserContext, ok, signedUpContext, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, createTeam, invite, newBrowserContext, ok, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 13's must-show, in a real Chromium against the production build: every page carries a
 // nonce-based CSP (script-src with a fresh nonce and 'strict-dynamic', frame-ancestors 'none')

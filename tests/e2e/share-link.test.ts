@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, call, createTeam, newBrowserContext, ok, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, call, createTeam, newBrowserContext, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 7's must-show, end to end: a share link opened in a private window (a browser context
 // without cookies) shows the view — its server and tools, not the team's other server — updates

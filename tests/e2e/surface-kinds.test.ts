@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 15 in Chromium: each server tab has its own history and diff (a prompt gaining a required
 // argument is ERR, the instructions' words are highlighted), and a server that shows agents a

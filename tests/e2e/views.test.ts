@@ -1,9 +1,9 @@
 import path from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { acceptInvitation, addHttpServer, call, createTeam, invite, signedUpContext, uniqueEmail, type Account } from "../helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "../helpers/e2e-product";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { acceptInvitation, addHttpServer, call, createTeam, invite, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
+import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 7, shared team views, through the browser: filters live in the URL (and survive a
 // reload), a member saves and pins a view that then greets everyone on `/`, shares it by a

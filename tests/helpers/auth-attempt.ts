@@ -1,8 +1,8 @@
 import { toNextJsHandler } from "better-auth/next-js";
-import { withRetryAfter } from "../../lib/auth/account-rate-limit";
-import { createAuth } from "../../lib/auth/auth";
-import type { Db } from "../../lib/db";
-import { loadEnv } from "../../lib/env";
+import { withRetryAfter } from "@/lib/auth/account-rate-limit";
+import { createAuth } from "@/lib/auth/auth";
+import type { Db } from "@/lib/db";
+import { loadEnv } from "@/lib/env";
 
 // One sign-in (or sign-up, reset) attempt through better-auth's real handler, as one web process
 // would take it: an auth instance per settings, kept for the process's life. Shared by the test

@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from "../../lib/logger";
+import { createLogger, type Logger } from "@/lib/logger";
 
 /** A real pino logger whose lines are kept (parsed) for a test to read; `messages` are their msg texts. */
 export function captureLogger(): { logger: Logger; lines: Record<string, unknown>[]; messages: string[] } {

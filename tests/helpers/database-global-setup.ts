@@ -3,9 +3,9 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import "./fresh-database";
-import { startEmbeddedPostgres } from "../../scripts/embedded-postgres";
-import { migrateDeploy } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "../../scripts/traversable-tmp";
+import { startEmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { buildIfNeeded } from "../../scripts/build-if-needed";
+import { buildIfNeeded } from "@/scripts/build-if-needed";
 import { ensureChromium } from "./chromium";
 
 declare module "vitest" {

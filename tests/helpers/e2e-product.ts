@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { expect, inject } from "vitest";
-import { createDb, type Db } from "../../lib/db";
+import { createDb, type Db } from "@/lib/db";
 import { freshDatabaseUrl } from "./fresh-database";
 import { CHROMIUM_ARGS } from "./chromium";
 import { TEST_KEY } from "./factories";

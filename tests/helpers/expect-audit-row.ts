@@ -1,7 +1,7 @@
 import { expect } from "vitest";
-import type { AuditAction } from "../../lib/audit-log/record-audit";
-import { actorLabel } from "../../lib/audit-log/record-audit";
-import type { ServiceContext } from "../../lib/context";
+import type { AuditAction } from "@/lib/audit-log/record-audit";
+import { actorLabel } from "@/lib/audit-log/record-audit";
+import type { ServiceContext } from "@/lib/context";
 import { testDb } from "./factories";
 
 export type ExpectedAudit = {

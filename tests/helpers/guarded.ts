@@ -1,4 +1,4 @@
-import { createGuardedFetch, createTargetFetches, type GuardedFetch, type TargetFetches } from "../../lib/discovery/node/guarded-fetch";
+import { createGuardedFetch, createTargetFetches, type GuardedFetch, type TargetFetches } from "@/lib/discovery/node/guarded-fetch";
 
 // The guarded fetch is required wherever lib/ or worker/ make a request (issue 13): suites that are
 // not about the network rule use one that may reach loopback fixtures, as an administrator's team may.

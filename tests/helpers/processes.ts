@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { WEB_BUNDLE, WORKER_BUNDLE } from "../../scripts/build-if-needed";
+import { WEB_BUNDLE, WORKER_BUNDLE } from "@/scripts/build-if-needed";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // As scripts/supervisor.ts: production web and worker processes run the compiled bundles (scripts/build-if-needed.ts).

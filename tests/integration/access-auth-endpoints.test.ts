@@ -1,7 +1,7 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, authCall, call, createTeam, expectStatus, mintKey, signUp, type TestKey, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addMember, authCall, call, createTeam, expectStatus, mintKey, signUp, type TestKey, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 // better-auth serves its own endpoints under /api/auth. Only sign-up/in/out and session reads are
 // Toolwatch's way in; the organization and API-key plugins' write routes would bypass the role

@@ -1,9 +1,9 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, bearer, call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addMember, bearer, call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_USER_EMAIL } from "../../lib/auth/demo-account";
-import { testDb } from "../helpers/factories";
+import { DEMO_USER_EMAIL } from "@/lib/auth/demo-account";
+import { testDb } from "@/tests/helpers/factories";
 
 // Whole flows through the routes: the first account, invitations by link, membership re-checked
 // per request, the life of an API key, and an audit log that names actors and holds no secret.

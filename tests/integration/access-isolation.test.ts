@@ -1,8 +1,8 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, bearer, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type ApiResponse, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addMember, bearer, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type ApiResponse, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 /** An audit-log cursor as the API issues them (lib/pagination), around a chosen event id. */
 const auditCursor = (id: string) => Buffer.from(JSON.stringify({ k: "audit", v: [id] })).toString("base64url");

@@ -1,12 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addBareMember, addMember, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addBareMember, addMember, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROLE_RANK } from "../../lib/auth/permissions";
-import { ROLE_NAMES, type Role } from "../../lib/context";
-import { insertServerRow, testDb } from "../helpers/factories";
+import { ROLE_RANK } from "@/lib/auth/permissions";
+import { ROLE_NAMES, type Role } from "@/lib/context";
+import { insertServerRow, testDb } from "@/tests/helpers/factories";
 
 // Each role, as a signed-in member and as an API key of that role, against every REST route of
 // its own team: exactly which succeed and which get 403.

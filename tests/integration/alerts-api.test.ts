@@ -1,11 +1,11 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
-import { hashTool } from "../../lib/snapshots/canonical-hash";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { testDb } from "../helpers/factories";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import { hashTool } from "@/lib/snapshots/canonical-hash";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { testDb } from "@/tests/helpers/factories";
 import { POISONED_ADD, add, notes, search } from "./alerts-fixtures";
 
 // The reviewer's side over the REST routes: list, detail with diff, approve (bound to the hash the

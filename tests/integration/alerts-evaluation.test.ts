@@ -1,16 +1,16 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { acknowledgeAlert } from "../../lib/alerts/acknowledge-alert";
-import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
-import type { RealtimeEvent } from "../../lib/realtime/events";
-import { listenForEvents, type EventListener } from "../../lib/realtime/listen";
-import { updateSessionState } from "../../lib/sessions/update-session-state";
-import { hashTool } from "../../lib/snapshots/canonical-hash";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { insertServerRow, createTenantContext, testDb, waitFor, TEST_KEY } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import { acknowledgeAlert } from "@/lib/alerts/acknowledge-alert";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import type { RealtimeEvent } from "@/lib/realtime/events";
+import { listenForEvents, type EventListener } from "@/lib/realtime/listen";
+import { updateSessionState } from "@/lib/sessions/update-session-state";
+import { hashTool } from "@/lib/snapshots/canonical-hash";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { insertServerRow, createTenantContext, testDb, waitFor, TEST_KEY } from "@/tests/helpers/factories";
 import { POISONED_ADD, add, notes, search } from "./alerts-fixtures";
-import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
+import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
 
 // Baselines and alert evaluation over real snapshots in a real Postgres: each scenario records
 // snapshots exactly as the worker does, then evaluates them as the worker's sink does. Every

@@ -1,17 +1,17 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { hashTool } from "../../lib/snapshots/canonical-hash";
-import { Scheduler } from "../../worker/scheduler";
-import { stdioFixtureCommand, writeFixtureState, type FixtureTool } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import { hashTool } from "@/lib/snapshots/canonical-hash";
+import { Scheduler } from "@/worker/scheduler";
+import { stdioFixtureCommand, writeFixtureState, type FixtureTool } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
 import { POISONED_ADD, add, notes } from "./alerts-fixtures";
-import { testTargets } from "../helpers/guarded";
-import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
-import { captureLogger } from "../helpers/capture-logger";
+import { testTargets } from "@/tests/helpers/guarded";
+import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
+import { captureLogger } from "@/tests/helpers/capture-logger";
 
 // End to end with the real worker: scheduler → discovery session over real stdio → snapshot →
 // evaluation → alert. The fixture server rewrites a tool into the classic poisoning payload and

@@ -1,11 +1,11 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { createServerWithSnapshot, createTeam, expectStatus, call, addBareMember, mintKey, signUp, ORIGIN, type Caller, type TestTeam } from "../helpers/api-client";
+import { createServerWithSnapshot, createTeam, expectStatus, call, addBareMember, mintKey, signUp, ORIGIN, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
-import { body as bodyArb, FIXED_BODIES, jsonish, nastyString, pathParam, query as queryArb, type Body } from "../helpers/fuzz-inputs";
+import { testDb } from "@/tests/helpers/factories";
+import { body as bodyArb, FIXED_BODIES, jsonish, nastyString, pathParam, query as queryArb, type Body } from "@/tests/helpers/fuzz-inputs";
 
 // Property-based fuzzing of every /api/v1 route file and every method it exports (found on disk,
 // so a new route is fuzzed without touching this file), called in-process with real Requests

@@ -1,11 +1,11 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startApiKeyFeed, type ApiKeyFeed } from "../../lib/auth/api-key-feed";
-import { addMember, call, createTeam, mintKey, signUp, type TestKey, type TestTeam } from "../helpers/api-client";
+import { startApiKeyFeed, type ApiKeyFeed } from "@/lib/auth/api-key-feed";
+import { addMember, call, createTeam, mintKey, signUp, type TestKey, type TestTeam } from "@/tests/helpers/api-client";
 
 // An attacker holds a team API key; web processes remember verified keys (lib/auth/api-key-cache.ts).
 // Whatever revokes the key, from whichever web process or connection, the attacker's next request

@@ -1,7 +1,7 @@
 import "./api-rate-limit.env";
-import { call, createTeam, mintKey, signUp, type ApiResponse, type TestKey, type TestTeam } from "../helpers/api-client";
+import { call, createTeam, mintKey, signUp, type ApiResponse, type TestKey, type TestTeam } from "@/tests/helpers/api-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 // An API client sending as fast as it likes, from its side: the limits below are this suite's
 // own (api-rate-limit.env.ts), written here again by hand: 3 requests per key, 5 per team (all

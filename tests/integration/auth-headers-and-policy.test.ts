@@ -3,14 +3,14 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DiscoverySession } from "../../lib/discovery/discovery-session";
-import { createGuardedFetch } from "../../lib/discovery/node/guarded-fetch";
-import { takeSnapshot } from "../../lib/discovery/take-snapshot";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testTargets } from "../helpers/guarded";
-import { silentLogger } from "../../lib/logger";
+import { DiscoverySession } from "@/lib/discovery/discovery-session";
+import { createGuardedFetch } from "@/lib/discovery/node/guarded-fetch";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testTargets } from "@/tests/helpers/guarded";
+import { silentLogger } from "@/lib/logger";
 
 const TOKEN = "tok_live_4f9a8b7c6d5e";
 

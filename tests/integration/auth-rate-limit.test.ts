@@ -1,11 +1,11 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { signUp } from "../helpers/api-client";
+import { signUp } from "@/tests/helpers/api-client";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authAttempter, type AuthAttempt as Attempt, type AuthOutcome as Outcome } from "../helpers/auth-attempt";
-import { testDb } from "../helpers/factories";
+import { authAttempter, type AuthAttempt as Attempt, type AuthOutcome as Outcome } from "@/tests/helpers/auth-attempt";
+import { testDb } from "@/tests/helpers/factories";
 
 // Password guessing, from the attacker's side: wrong passwords in a row, spread over two web
 // processes that share only the database (this test process and a child process, each with

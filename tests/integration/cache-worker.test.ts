@@ -1,15 +1,15 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolListCache } from "../../lib/cache/tool-list-cache";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testTargets } from "../helpers/guarded";
-import { captureLogger } from "../helpers/capture-logger";
+import { ToolListCache } from "@/lib/cache/tool-list-cache";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, writeFixtureState, type FixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testTargets } from "@/tests/helpers/guarded";
+import { captureLogger } from "@/tests/helpers/capture-logger";
 
 // Issue 7's caches end to end: the real worker (scheduler → discovery sessions → MCP client over
 // Streamable HTTP, protocol 2026-07-28) against fixture servers that count every tools/list call,

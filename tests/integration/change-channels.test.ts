@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DiscoverySession, type SessionStateChange } from "../../lib/discovery/discovery-session";
-import type { Listing } from "../../lib/discovery/open-connection";
-import { takeSnapshot } from "../../lib/discovery/take-snapshot";
-import { startV1Fixture, v1StdioCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { waitFor } from "../helpers/factories";
-import { testFetch } from "../helpers/guarded";
+import { DiscoverySession, type SessionStateChange } from "@/lib/discovery/discovery-session";
+import type { Listing } from "@/lib/discovery/open-connection";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import { startV1Fixture, v1StdioCommand, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { waitFor } from "@/tests/helpers/factories";
+import { testFetch } from "@/tests/helpers/guarded";
 
 // Fixtures built on the v1 SDK: legacy era, sessions over Streamable HTTP, pagination whose first
 // cursor is "" — the shapes most servers in the wild still have.
@@ -79,7 +79,7 @@ describe("legacy servers on the v1 SDK", () => {
 
 describe("modern (2026-07-28) listen streams", () => {
   it("re-listens when the server ends the stream, takes a fresh snapshot, and still hears later changes", async () => {
-    const { startHttpFixture } = await import("../fixtures/spawn-fixture");
+    const { startHttpFixture } = await import("@/tests/fixtures/spawn-fixture");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-listen-"));
     const state = path.join(dir, "state.json");
     writeFixtureState(state, { tools: [{ name: "a", inputSchema: { type: "object" } }], listenEpoch: 1 });

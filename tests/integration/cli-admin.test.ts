@@ -6,11 +6,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { GET as listServersRoute } from "../../app/api/v1/servers/route";
-import { DELETE as deleteServerRoute } from "../../app/api/v1/servers/[id]/route";
-import { authenticate } from "../../lib/auth/authenticate";
-import { closeDb, getDb } from "../../lib/db";
-import { createServer } from "../../lib/servers/create-server";
+import { GET as listServersRoute } from "@/app/api/v1/servers/route";
+import { DELETE as deleteServerRoute } from "@/app/api/v1/servers/[id]/route";
+import { authenticate } from "@/lib/auth/authenticate";
+import { closeDb, getDb } from "@/lib/db";
+import { createServer } from "@/lib/servers/create-server";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
 process.env.DATABASE_URL = inject("databaseUrl");

@@ -5,11 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildIfNeeded, WEB_BUNDLE } from "../../scripts/build-if-needed";
-import { decryptJson } from "../../lib/secrets";
-import { startFixtureRegistry, type FixtureRegistry } from "../fixtures/registry-server";
-import { TEST_KEY, testDb } from "../helpers/factories";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
+import { buildIfNeeded, WEB_BUNDLE } from "@/scripts/build-if-needed";
+import { decryptJson } from "@/lib/secrets";
+import { startFixtureRegistry, type FixtureRegistry } from "@/tests/fixtures/registry-server";
+import { TEST_KEY, testDb } from "@/tests/helpers/factories";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 
 // `toolwatch import` / `export` as a user runs them: the real CLI (spawned) against the product's
 // real web process (production bundle) and a real Postgres; the team and its key come from

@@ -5,8 +5,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { quote } from "shell-quote";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureTool } from "../fixtures/spawn-fixture";
-import { freePort } from "../helpers/processes";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureTool } from "@/tests/fixtures/spawn-fixture";
+import { freePort } from "@/tests/helpers/processes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/toolwatch.js");

@@ -5,9 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { waitFor } from "../helpers/factories";
-import { freePort } from "../helpers/processes";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { waitFor } from "@/tests/helpers/factories";
+import { freePort } from "@/tests/helpers/processes";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/toolwatch.js");

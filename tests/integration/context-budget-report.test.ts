@@ -1,10 +1,10 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ContextBudgetReport } from "../../lib/openapi/responses";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { getContextBudgetReport } from "../../lib/tenants/context-budget-report";
-import { testDb } from "../helpers/factories";
+import { ContextBudgetReport } from "@/lib/openapi/responses";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { getContextBudgetReport } from "@/lib/tenants/context-budget-report";
+import { testDb } from "@/tests/helpers/factories";
 
 // The budget page's report (GET /api/v1/team/context-budget/report) against a real Postgres: two
 // servers with snapshots on different UTC days, the per-day team total, the costliest servers, the

@@ -1,11 +1,11 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkContextBudget } from "../../lib/alerts/context-budget-alert";
-import { backfillContextTokens } from "../../lib/context-tokens/backfill-context-tokens";
-import { getTeamContextTokens } from "../../lib/context-tokens/team-context-tokens";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { testDb } from "../helpers/factories";
+import { checkContextBudget } from "@/lib/alerts/context-budget-alert";
+import { backfillContextTokens } from "@/lib/context-tokens/backfill-context-tokens";
+import { getTeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { testDb } from "@/tests/helpers/factories";
 
 // Context tokens against a real Postgres: the columns the write path fills, the backfill of rows
 // from before counting, the API's contextTokens, and the team budget's alert.

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/embedded-postgres";
-import { migrateDeploy } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "../../scripts/traversable-tmp";
-import { createDb, type Db } from "../../lib/db";
-import { connectionColumns } from "../../lib/servers/connection-columns";
-import { ensureTenant } from "../../lib/tenants/ensure-tenant";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { TEST_KEY, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
+import { createDb, type Db } from "@/lib/db";
+import { connectionColumns } from "@/lib/servers/connection-columns";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { TEST_KEY, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 // A 30 s database outage under a real worker (issue 12): Postgres is stopped and started again
 // on the same port. The worker must ride it out: no lease storm (it keeps its sessions and

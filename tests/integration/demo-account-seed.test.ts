@@ -3,11 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { getAuth } from "../../lib/auth/auth";
-import { DEMO_USER_EMAIL } from "../../lib/auth/demo-account";
-import { closeDb, getDb } from "../../lib/db";
-import { ensureTenant } from "../../lib/tenants/ensure-tenant";
-import { demoBanner, seedDemoAccount } from "../../lib/tenants/seed-demo-account";
+import { getAuth } from "@/lib/auth/auth";
+import { DEMO_USER_EMAIL } from "@/lib/auth/demo-account";
+import { closeDb, getDb } from "@/lib/db";
+import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { demoBanner, seedDemoAccount } from "@/lib/tenants/seed-demo-account";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
 process.env.DATABASE_URL = inject("databaseUrl");

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testTargets } from "../helpers/guarded";
-import { silentLogger } from "../../lib/logger";
+import type { ServiceContext } from "@/lib/context";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testTargets } from "@/tests/helpers/guarded";
+import { silentLogger } from "@/lib/logger";
 
 // A server that pushes nothing (no tools.listChanged) costs what it needs (issue 12): the worker
 // holds no MCP client and no connection between polls; each listing connects, lists and closes.

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeSnapshot } from "../../lib/discovery/take-snapshot";
-import type { ServerConnectionConfig } from "../../lib/servers/server-config";
-import { stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { testFetch } from "../helpers/guarded";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
+import { stdioFixtureCommand, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { testFetch } from "@/tests/helpers/guarded";
 
 const opts = { connectTimeoutMs: 15_000, requestTimeoutMs: 15_000, maxPages: 10, fetch: testFetch() };
 
@@ -38,7 +38,7 @@ describe("era verdict reuse (`prior`)", () => {
   });
 
   it("a session reconnecting with a stored verdict still hears list_changed", async () => {
-    const { DiscoverySession } = await import("../../lib/discovery/discovery-session");
+    const { DiscoverySession } = await import("@/lib/discovery/discovery-session");
     const probe = await takeSnapshot(config, opts);
     const listings: number[] = [];
     const session = new DiscoverySession(config, { ...opts, debounceMs: 50, pollIntervalMs: 600_000, backoffMaxMs: 1_000, verdict: probe.facts.verdict }, {
@@ -48,7 +48,7 @@ describe("era verdict reuse (`prior`)", () => {
     });
     session.start();
     try {
-      const { waitFor } = await import("../helpers/factories");
+      const { waitFor } = await import("@/tests/helpers/factories");
       await waitFor("first listing", async () => listings, (l) => l.length === 1, 15_000);
       writeFixtureState(path.join(dir, "state.json"), { tools: [{ name: "t", inputSchema: { type: "object" } }, { name: "u", inputSchema: { type: "object" } }] });
       await waitFor("pushed change", async () => listings, (l) => l.at(-1) === 2, 15_000);

@@ -1,9 +1,9 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { describe, expect, it } from "vitest";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { acquireLeases, releaseLeases } from "../../lib/workers/leases";
-import { EvaluationQueue } from "../../worker/evaluation-queue";
-import { insertServerRow, createTenantContext, testDb } from "../helpers/factories";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { acquireLeases, releaseLeases } from "@/lib/workers/leases";
+import { EvaluationQueue } from "@/worker/evaluation-queue";
+import { insertServerRow, createTenantContext, testDb } from "@/tests/helpers/factories";
 import { POISONED_ADD, notes } from "./alerts-fixtures";
 
 // The worker's evaluation queue (issue 12): judging runs off the listing path, coalesces per

@@ -20,7 +20,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { initializeRequest, rawListPage, rawPost, RawStdio, rawWalkPages, type JsonObject } from "../fixtures/raw-jsonrpc";
+import { initializeRequest, rawListPage, rawPost, RawStdio, rawWalkPages, type JsonObject } from "@/tests/fixtures/raw-jsonrpc";
 import {
   misbehavingCommand,
   startMisbehavingHttp,
@@ -31,7 +31,7 @@ import {
   type Misbehaviour,
   type MisbehavingHttp,
   type StdioFixtureCommand,
-} from "../fixtures/spawn-fixture";
+} from "@/tests/fixtures/spawn-fixture";
 
 const MiB = 1024 * 1024;
 const cleanups: Array<() => Promise<unknown>> = [];

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, ProtocolError, StreamableHTTPClientTransport, type Tool, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { startDemoFleet, type DemoFleet, type DemoServerLaunch } from "../../worker/demo-fleet/demo-fleet";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
+import { startDemoFleet, type DemoFleet, type DemoServerLaunch } from "@/worker/demo-fleet/demo-fleet";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 
 type Mode = "auto" | "legacy";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decryptJson } from "../../lib/secrets";
-import { connectionColumns } from "../../lib/servers/connection-columns";
-import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
-import { TEST_KEY, testDb } from "../helpers/factories";
+import { decryptJson } from "@/lib/secrets";
+import { connectionColumns } from "@/lib/servers/connection-columns";
+import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
+import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 
 // GET /api/v1/servers at fleet size: keyset pages over every sort order, server-side filters and
 // counts, and a second team that sees none of the first team's servers through any parameter.

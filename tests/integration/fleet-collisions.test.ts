@@ -1,12 +1,12 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { describe, expect, it } from "vitest";
-import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
-import { lockToolNames } from "../../lib/alerts/tool-name-index";
-import type { ServiceContext } from "../../lib/context";
-import { deleteServer } from "../../lib/servers/delete-server";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { expectAuditRow } from "../helpers/expect-audit-row";
-import { insertServerRow, createTenantContext, testDb } from "../helpers/factories";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import { lockToolNames } from "@/lib/alerts/tool-name-index";
+import type { ServiceContext } from "@/lib/context";
+import { deleteServer } from "@/lib/servers/delete-server";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { expectAuditRow } from "@/tests/helpers/expect-audit-row";
+import { insertServerRow, createTenantContext, testDb } from "@/tests/helpers/factories";
 
 // Cross-server rules at fleet shape, in a real Postgres: snapshots recorded and evaluated as the
 // worker's sink does, one server after another. Each scenario mints its own teams.

@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGuardedFetch, isLongLivedStream, type GuardedFetch } from "../../lib/discovery/node/guarded-fetch";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
+import { createGuardedFetch, isLongLivedStream, type GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 
 // Real sockets, but only ever to 127.0.0.1: every non-loopback target below must be refused
 // before a socket exists (asserted through the net.client.socket diagnostics channel).

@@ -1,9 +1,9 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pruneHistory } from "../../lib/snapshots/prune-history";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
-import { testDb } from "../helpers/factories";
+import { pruneHistory } from "@/lib/snapshots/prune-history";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
+import { testDb } from "@/tests/helpers/factories";
 
 // The history store and diff API over real snapshots in a real Postgres, through the REST routes.
 const readFile = (extra: Record<string, unknown> = {}, required = ["path"]) => ({

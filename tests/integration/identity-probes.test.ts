@@ -1,12 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, expectStatus, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, expectStatus, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type FixtureTool, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, testDb, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, testDb, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 // Issue 15 end to end: the real worker process probes a cloaking fixture (one that shows Claude
 // Desktop's and Cursor's clientInfo an extra, poisoned tool) under other clients' identities, with

@@ -1,8 +1,8 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decryptJson } from "../../lib/secrets";
-import { TEST_KEY, testDb } from "../helpers/factories";
+import { decryptJson } from "@/lib/secrets";
+import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 
 // POST /api/v1/servers/import through the real route handler and a real Postgres: a dry run
 // stores nothing, an import creates, a second one finds everything unchanged; the stdio policy,

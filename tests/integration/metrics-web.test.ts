@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildIfNeeded } from "../../scripts/build-if-needed";
-import { TEST_KEY } from "../helpers/factories";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
-import { parsePrometheusText, samplesOf, type Family } from "../helpers/prometheus-text";
+import { buildIfNeeded } from "@/scripts/build-if-needed";
+import { TEST_KEY } from "@/tests/helpers/factories";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
+import { parsePrometheusText, samplesOf, type Family } from "@/tests/helpers/prometheus-text";
 
 // The web process as `npm start` runs it (production bundle): API and page requests, then its
 // /metrics scraped and parsed strictly. Route labels must be templates, never raw paths.

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, testDb, waitFor } from "../helpers/factories";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
-import { parsePrometheusText, samplesOf, type Family } from "../helpers/prometheus-text";
+import type { ServiceContext } from "@/lib/context";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, testDb, waitFor } from "@/tests/helpers/factories";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
+import { parsePrometheusText, samplesOf, type Family } from "@/tests/helpers/prometheus-text";
 
 // The real worker process with TOOLWATCH_WORKER_METRICS_PORT set, watching a real fixture MCP
 // server and one whose port refuses connections; its /metrics is scraped over HTTP and parsed

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/embedded-postgres";
-import { migrateDeploy, migrateDev } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "../../scripts/traversable-tmp";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy, migrateDev } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 // Own throwaway cluster rather than the shared test database: this test needs a database that has
 // never been migrated, to see the first deploy apply everything.

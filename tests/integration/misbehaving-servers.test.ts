@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { describeError } from "../../lib/discovery/discovery-error";
-import { createGuardedFetch } from "../../lib/discovery/node/guarded-fetch";
-import { takeSnapshot } from "../../lib/discovery/take-snapshot";
-import type { ServerConnectionConfig } from "../../lib/servers/server-config";
-import { misbehavingCommand, startMisbehavingHttp, type Misbehaviour } from "../fixtures/spawn-fixture";
+import { describeError } from "@/lib/discovery/discovery-error";
+import { createGuardedFetch } from "@/lib/discovery/node/guarded-fetch";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
+import { misbehavingCommand, startMisbehavingHttp, type Misbehaviour } from "@/tests/fixtures/spawn-fixture";
 
 // Every misbehaviour from the issue, over stdio and Streamable HTTP, through the worker's own
 // engine. Each must end as a precise code (or a snapshot with precise warnings), never a hang.

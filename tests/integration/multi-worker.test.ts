@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { acquireLeases, releaseLeases, renewLeases } from "../../lib/workers/leases";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, testDb, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import type { ServiceContext } from "@/lib/context";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { acquireLeases, releaseLeases, renewLeases } from "@/lib/workers/leases";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, testDb, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 // Two real worker processes against one database. Lease TTL is shortened to 3 s (default 15 s)
 // so takeover is observable quickly; the 30 s takeover promise holds with the default.

@@ -1,11 +1,11 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, expectStatus, signUp, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, expectStatus, signUp, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import * as authorizeRoute from "../../app/api/v1/servers/[id]/oauth/authorize/route";
-import * as callbackRoute from "../../app/api/v1/servers/[id]/oauth/callback/route";
-import { startOAuthFixture, type OAuthFixture } from "../fixtures/oauth-server";
-import { testDb, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import * as authorizeRoute from "@/app/api/v1/servers/[id]/oauth/authorize/route";
+import * as callbackRoute from "@/app/api/v1/servers/[id]/oauth/callback/route";
+import { startOAuthFixture, type OAuthFixture } from "@/tests/fixtures/oauth-server";
+import { testDb, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 // Issue 16, the product side: OAuth-protected servers watched by a real worker process against an
 // OAuth fixture (tests/fixtures/oauth-server.ts), authorized through the real route handlers.

@@ -1,12 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam } from "../helpers/api-client";
+import { call, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam } from "@/tests/helpers/api-client";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { GET as openApiRoute } from "../../app/api/v1/openapi.json/route";
-import * as R from "../../lib/openapi/responses";
+import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
+import * as R from "@/lib/openapi/responses";
 
 // The OpenAPI document (GET /api/v1/openapi.json) against two things outside the generator: an
 // OpenAPI 3.1 validator, and the route files on disk (every app/api/v1/**/route.ts and each method

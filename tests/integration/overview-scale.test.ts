@@ -1,12 +1,12 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import type { Prisma } from "../../lib/generated/prisma/client";
-import { getOverview, overviewCountsSql, overviewTimelineSql } from "../../lib/overview/get-overview";
-import { fleetRowExtrasSql, listFleetRowExtras } from "../../lib/servers/list-fleet-row-extras";
-import { stripWindow } from "../../lib/servers/status-strip";
-import { connectionColumns } from "../../lib/servers/connection-columns";
-import { createTenantContext, TEST_KEY } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { getOverview, overviewCountsSql, overviewTimelineSql } from "@/lib/overview/get-overview";
+import { fleetRowExtrasSql, listFleetRowExtras } from "@/lib/servers/list-fleet-row-extras";
+import { stripWindow } from "@/lib/servers/status-strip";
+import { connectionColumns } from "@/lib/servers/connection-columns";
+import { createTenantContext, TEST_KEY } from "@/tests/helpers/factories";
 
 // The overview and the fleet strips at the fleet size of issue 17 (2,000 servers, 100,000
 // snapshots over 30 days, 10,000 transitions, 5,000 alerts), written with generate_series in a

@@ -1,10 +1,10 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { AppError } from "../../lib/errors";
-import { getOverview } from "../../lib/overview/get-overview";
-import { listFleetRowExtras } from "../../lib/servers/list-fleet-row-extras";
-import { insertServerRow, createTenantContext } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { getOverview } from "@/lib/overview/get-overview";
+import { listFleetRowExtras } from "@/lib/servers/list-fleet-row-extras";
+import { insertServerRow, createTenantContext } from "@/tests/helpers/factories";
 
 // The overview verb and the fleet table's per-row strip/alert query against real Postgres. A
 // small team is written row by row at known instants around a fixed "now", so every number below

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { listSnapshots } from "../../lib/servers/list-snapshots";
-import { insertServerRow, createTenantContext } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import { listSnapshots } from "@/lib/servers/list-snapshots";
+import { insertServerRow, createTenantContext } from "@/tests/helpers/factories";
 
 // One cursor scheme (lib/pagination): rows that share their sort key are told apart by id, so a
 // page boundary that falls among them neither skips nor repeats one.

@@ -5,7 +5,7 @@ vi.hoisted(() => {
   process.env.TOOLWATCH_PRIVATE_TARGETS = "admins";
 });
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -13,14 +13,14 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createTargetFetches } from "../../lib/discovery/node/guarded-fetch";
-import { privateTargetsRule } from "../../lib/discovery/node/network-guard";
-import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
-import { startWebhookDispatcher } from "../../worker/webhook-dispatcher";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { insertServerRow, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { silentLogger } from "../../lib/logger";
+import { createTargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import { privateTargetsRule } from "@/lib/discovery/node/network-guard";
+import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
+import { startWebhookDispatcher } from "@/worker/webhook-dispatcher";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { silentLogger } from "@/lib/logger";
 
 // Issue 13, from the attacker's side: on an instance with open sign-up, a stranger signs up,
 // creates a team of their own and points a webhook and an MCP server at a service on the

@@ -4,10 +4,10 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { takeSnapshot, type OneShotSnapshot } from "../../lib/discovery/take-snapshot";
-import type { ServerConnectionConfig } from "../../lib/servers/server-config";
-import { freePort } from "../helpers/processes";
-import { testFetch } from "../helpers/guarded";
+import { takeSnapshot, type OneShotSnapshot } from "@/lib/discovery/take-snapshot";
+import type { ServerConnectionConfig } from "@/lib/servers/server-config";
+import { freePort } from "@/tests/helpers/processes";
+import { testFetch } from "@/tests/helpers/guarded";
 
 // Servers published on npm, spoken to over the real wire with the worker's own engine.
 const require = createRequire(import.meta.url);

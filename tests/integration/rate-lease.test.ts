@@ -1,8 +1,8 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { consume, LeaseStore, type Bucket } from "../../lib/rate-limit/counter";
-import { testDb } from "../helpers/factories";
+import { consume, LeaseStore, type Bucket } from "@/lib/rate-limit/counter";
+import { testDb } from "@/tests/helpers/factories";
 
 // Claim-ahead rate counting (lib/rate-limit/counter.ts LeaseStore): a web process claims 2 % of a
 // limit at a time (at least 1, at most 100) and spends it locally, so a busy key costs one

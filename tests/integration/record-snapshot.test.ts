@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { AppError } from "../../lib/errors";
-import type { RealtimeEvent } from "../../lib/realtime/events";
-import { listenForEvents } from "../../lib/realtime/listen";
-import { getServerDetail } from "../../lib/servers/get-server-detail";
-import { listServers } from "../../lib/servers/list-servers";
-import { listSnapshots } from "../../lib/servers/list-snapshots";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { insertServerRow, createTenantContext, waitFor } from "../helpers/factories";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import type { RealtimeEvent } from "@/lib/realtime/events";
+import { listenForEvents } from "@/lib/realtime/listen";
+import { getServerDetail } from "@/lib/servers/get-server-detail";
+import { listServers } from "@/lib/servers/list-servers";
+import { listSnapshots } from "@/lib/servers/list-snapshots";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { insertServerRow, createTenantContext, waitFor } from "@/tests/helpers/factories";
 
 const tool = (name: string, description = `${name} things`) => ({ name, description, inputSchema: { type: "object", properties: {} } });
 
@@ -98,8 +98,8 @@ describe("recordSnapshot() against a real Postgres", () => {
 
 describe("ensureTenant()", () => {
   it("is race-free: many callers at once (workers and web processes starting together) all succeed", async () => {
-    const { ensureTenant } = await import("../../lib/tenants/ensure-tenant");
-    const { testDb } = await import("../helpers/factories");
+    const { ensureTenant } = await import("@/lib/tenants/ensure-tenant");
+    const { testDb } = await import("@/tests/helpers/factories");
     const slug = `race-${Date.now()}`;
     const results = await Promise.all(Array.from({ length: 8 }, () => ensureTenant(testDb(), slug, "Race")));
     expect(new Set(results.map((r) => r.id)).size).toBe(1);

@@ -1,10 +1,10 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { beforeAll, describe, expect, it } from "vitest";
-import { collisionPageSql, listCollisions } from "../../lib/collisions/list-collisions";
-import type { ServiceContext } from "../../lib/context";
-import { Prisma } from "../../lib/generated/prisma/client";
-import { searchTeam, toolSearchSql } from "../../lib/search/search-team";
-import { createTenantContext, testDb } from "../helpers/factories";
+import { collisionPageSql, listCollisions } from "@/lib/collisions/list-collisions";
+import type { ServiceContext } from "@/lib/context";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { searchTeam, toolSearchSql } from "@/lib/search/search-team";
+import { createTenantContext, testDb } from "@/tests/helpers/factories";
 
 // The two verbs at the fleet size of issue 17 (2,000 servers × 50 tools) next to a second team of
 // the same size: what the plans use and how long the queries take. Rows are inserted straight into

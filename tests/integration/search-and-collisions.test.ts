@@ -1,8 +1,8 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evaluateSnapshot } from "../../lib/alerts/evaluate-snapshot";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
+import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
 
 // GET /api/v1/search and GET /api/v1/collisions through the real route handlers, on data recorded
 // and evaluated the way the worker's sink does it. Every expected value below is written by hand.

@@ -1,10 +1,10 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { bearer, createTeam, mintKey, signIn, signUp, type Caller, type TestUser } from "../helpers/api-client";
+import { bearer, createTeam, mintKey, signIn, signUp, type Caller, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as healthRoute from "../../app/api/health/route";
-import { createDb } from "../../lib/db";
-import { testDb } from "../helpers/factories";
+import * as healthRoute from "@/app/api/health/route";
+import { createDb } from "@/lib/db";
+import { testDb } from "@/tests/helpers/factories";
 
 // Issue 13: GET /api/health is public (load balancers, uptime checks). Anonymous callers learn the
 // status and nothing else: no worker host name, no pid, no worker id, no raw database error.
@@ -90,7 +90,7 @@ describe("GET /api/health", () => {
 
 describe("the database is unreachable", () => {
   it("anonymous: {status: down} with 503 and no driver error text", async () => {
-    const { healthResponse } = await import("../../lib/health/health-response");
+    const { healthResponse } = await import("@/lib/health/health-response");
     const dead = createDb("postgresql://toolwatch:secret-password@127.0.0.1:9/toolwatch", 2);
     try {
       const result = await healthResponse(dead, 5_000, new Headers());

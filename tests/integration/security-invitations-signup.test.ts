@@ -1,12 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { authCall, call, createTeam, expectStatus, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { authCall, call, createTeam, expectStatus, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAuth } from "../../lib/auth/auth";
-import { DEMO_USER_EMAIL } from "../../lib/auth/demo-account";
-import { getDb } from "../../lib/db";
-import { loadEnv } from "../../lib/env";
-import { testDb } from "../helpers/factories";
+import { createAuth } from "@/lib/auth/auth";
+import { DEMO_USER_EMAIL } from "@/lib/auth/demo-account";
+import { getDb } from "@/lib/db";
+import { loadEnv } from "@/lib/env";
+import { testDb } from "@/tests/helpers/factories";
 
 // Issue 13, from the attacker's side. Email verification is off, so anyone may sign up with an
 // invitee's address before the invitee does. The invitation is bound to its link: without the

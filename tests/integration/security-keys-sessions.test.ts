@@ -1,7 +1,7 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, authCall, bearer, call, createTeam, expectStatus, mintKey, signIn, signUp, type Caller, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addMember, authCall, bearer, call, createTeam, expectStatus, mintKey, signIn, signUp, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 // Issue 13, from the attacker's side. Keys belong to the team and are listed with the person who
 // made them; when that person is removed (or leaves) their keys stop working at once, unless an

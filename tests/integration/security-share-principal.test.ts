@@ -1,29 +1,29 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addBareMember, bearer, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { addBareMember, bearer, call, createHttpServer, createServerWithSnapshot, createTeam, disableServers, expectStatus, mintKey, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acknowledgeAlert, bulkAcknowledgeAlerts } from "../../lib/alerts/acknowledge-alert";
-import { approveAlert } from "../../lib/alerts/approve-alert";
-import { rejectAlert } from "../../lib/alerts/reject-alert";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../lib/auth/api-keys";
-import { cancelInvitation, createInvitation, listInvitations } from "../../lib/auth/invitations";
-import { changeMemberRole, removeMember } from "../../lib/auth/members";
-import { can, PERMISSIONS, requirePermission, type Permission } from "../../lib/auth/permissions";
-import { listAuditEvents } from "../../lib/audit-log/list-audit";
-import type { ServiceContext } from "../../lib/context";
-import { AppError } from "../../lib/errors";
-import { createServersBatch } from "../../lib/servers/create-servers-batch";
-import { listServers } from "../../lib/servers/list-servers";
-import { createServer } from "../../lib/servers/create-server";
-import { deleteServer } from "../../lib/servers/delete-server";
-import { requestRefresh } from "../../lib/servers/request-refresh";
-import { updateServer } from "../../lib/servers/update-server";
-import { shareContext } from "../../lib/views/resolve-share";
-import { createShareLink, revokeShareLink } from "../../lib/views/share-links";
-import { createView, deleteView, updateView } from "../../lib/views/views";
-import { createWebhook, deleteWebhook } from "../../lib/webhooks/save-webhook";
-import { listWebhooks } from "../../lib/webhooks/list-webhooks";
-import { testDb } from "../helpers/factories";
+import { acknowledgeAlert, bulkAcknowledgeAlerts } from "@/lib/alerts/acknowledge-alert";
+import { approveAlert } from "@/lib/alerts/approve-alert";
+import { rejectAlert } from "@/lib/alerts/reject-alert";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { cancelInvitation, createInvitation, listInvitations } from "@/lib/auth/invitations";
+import { changeMemberRole, removeMember } from "@/lib/auth/members";
+import { can, PERMISSIONS, requirePermission, type Permission } from "@/lib/auth/permissions";
+import { listAuditEvents } from "@/lib/audit-log/list-audit";
+import type { ServiceContext } from "@/lib/context";
+import { AppError } from "@/lib/errors";
+import { createServersBatch } from "@/lib/servers/create-servers-batch";
+import { listServers } from "@/lib/servers/list-servers";
+import { createServer } from "@/lib/servers/create-server";
+import { deleteServer } from "@/lib/servers/delete-server";
+import { requestRefresh } from "@/lib/servers/request-refresh";
+import { updateServer } from "@/lib/servers/update-server";
+import { shareContext } from "@/lib/views/resolve-share";
+import { createShareLink, revokeShareLink } from "@/lib/views/share-links";
+import { createView, deleteView, updateView } from "@/lib/views/views";
+import { createWebhook, deleteWebhook } from "@/lib/webhooks/save-webhook";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks";
+import { testDb } from "@/tests/helpers/factories";
 
 // Issue 13: a share link is a read-only window on one view of one team. It used to act as the
 // `system` principal, which passes every permission check, so "read-only" held by convention

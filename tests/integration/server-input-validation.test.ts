@@ -1,8 +1,8 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, disableServers, expectStatus, signUp, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 // Issue 13: what is saved must be sendable. A header name with a space and a newline used to be
 // accepted (201) and fail only at connect time; a value with CR/LF could smuggle a header in. Now

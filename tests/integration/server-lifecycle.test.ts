@@ -2,14 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { createServer } from "../../lib/servers/create-server";
-import { deleteServer } from "../../lib/servers/delete-server";
-import { updateServer } from "../../lib/servers/update-server";
-import { startHttpFixture, writeFixtureState } from "../fixtures/spawn-fixture";
-import { expectAuditRow } from "../helpers/expect-audit-row";
-import { makeCtx, testDb, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import type { ServiceContext } from "@/lib/context";
+import { createServer } from "@/lib/servers/create-server";
+import { deleteServer } from "@/lib/servers/delete-server";
+import { updateServer } from "@/lib/servers/update-server";
+import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { expectAuditRow } from "@/tests/helpers/expect-audit-row";
+import { makeCtx, testDb, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 

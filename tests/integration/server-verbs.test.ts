@@ -1,10 +1,10 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { describe, expect, it } from "vitest";
-import { deleteServer } from "../../lib/servers/delete-server";
-import { requestRefresh } from "../../lib/servers/request-refresh";
-import { withTransaction } from "../../lib/transaction";
-import { expectAuditRow } from "../helpers/expect-audit-row";
-import { insertServerRow, makeCtx, testDb } from "../helpers/factories";
+import { deleteServer } from "@/lib/servers/delete-server";
+import { requestRefresh } from "@/lib/servers/request-refresh";
+import { withTransaction } from "@/lib/transaction";
+import { expectAuditRow } from "@/tests/helpers/expect-audit-row";
+import { insertServerRow, makeCtx, testDb } from "@/tests/helpers/factories";
 
 // The verb shape of lib/CONVENTIONS.md, on the model verb (deleteServer) and its neighbour:
 // permission first, a read scoped to the team, the write, its audit row and NOTIFY in one

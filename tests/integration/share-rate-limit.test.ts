@@ -1,7 +1,7 @@
 import "./share-rate-limit.env";
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, createTeam, expectStatus, signUp } from "../helpers/api-client";
+import { call, createTeam, expectStatus, signUp } from "@/tests/helpers/api-client";
 
 // The public share endpoint, from a stranger's side: no credentials to count, so it counts per
 // client address (3 per 8 s in this suite, share-rate-limit.env.ts) — valid and guessed tokens alike.

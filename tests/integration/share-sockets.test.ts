@@ -1,16 +1,16 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SHARE_SOCKET_EVENT, type RealtimeEvent, type ShareSocketEvent } from "../../lib/realtime/events";
-import { attachSocketServer, type SocketServer } from "../../lib/realtime/node/socket-server";
-import { notifyInTx } from "../../lib/realtime/notify";
-import { updateSessionState } from "../../lib/sessions/update-session-state";
-import { SHARE_REFRESH_HEADER } from "../../lib/views/view-dto";
-import { testDb } from "../helpers/factories";
+import { SHARE_SOCKET_EVENT, type RealtimeEvent, type ShareSocketEvent } from "@/lib/realtime/events";
+import { attachSocketServer, type SocketServer } from "@/lib/realtime/node/socket-server";
+import { notifyInTx } from "@/lib/realtime/notify";
+import { updateSessionState } from "@/lib/sessions/update-session-state";
+import { SHARE_REFRESH_HEADER } from "@/lib/views/view-dto";
+import { testDb } from "@/tests/helpers/factories";
 
 // Live share pages over socket.io (issue 7), with the real socket server, Postgres NOTIFY and the
 // real route handlers: a share socket hears only about the servers its view shows, carries no

@@ -3,15 +3,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApiKey, revokeApiKey } from "../../lib/auth/api-keys";
-import { getAuth } from "../../lib/auth/auth";
-import { removeMember } from "../../lib/auth/members";
-import { createTeam } from "../../lib/auth/teams";
-import type { ServiceContext } from "../../lib/context";
-import { closeDb, getDb } from "../../lib/db";
-import { SOCKET_EVENT, type RealtimeEvent } from "../../lib/realtime/events";
-import { attachSocketServer, type SocketServer } from "../../lib/realtime/node/socket-server";
-import { notifyInTx } from "../../lib/realtime/notify";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { getAuth } from "@/lib/auth/auth";
+import { removeMember } from "@/lib/auth/members";
+import { createTeam } from "@/lib/auth/teams";
+import type { ServiceContext } from "@/lib/context";
+import { closeDb, getDb } from "@/lib/db";
+import { SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
+import { attachSocketServer, type SocketServer } from "@/lib/realtime/node/socket-server";
+import { notifyInTx } from "@/lib/realtime/notify";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
 process.env.DATABASE_URL = inject("databaseUrl");

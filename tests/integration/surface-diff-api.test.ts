@@ -1,9 +1,9 @@
-import "../helpers/test-env";
+import "@/tests/helpers/test-env";
 import { describe, expect, it } from "vitest";
-import { diffSnapshots } from "../../lib/history/diff-snapshots";
-import { listSnapshots } from "../../lib/servers/list-snapshots";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { insertServerRow, createTenantContext } from "../helpers/factories";
+import { diffSnapshots } from "@/lib/history/diff-snapshots";
+import { listSnapshots } from "@/lib/servers/list-snapshots";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { insertServerRow, createTenantContext } from "@/tests/helpers/factories";
 
 // GET /servers/{id}/diff carries the per-kind changes of prompts, resources, templates and
 // instructions beside the tool diff: what the server page's tabs and the diff page's kinds show.

@@ -1,18 +1,18 @@
-import "../helpers/test-env";
-import { silentLogger } from "../../lib/logger";
+import "@/tests/helpers/test-env";
+import { silentLogger } from "@/lib/logger";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { takeSnapshot } from "../../lib/discovery/take-snapshot";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import type { StoredDiffSummary } from "../../lib/snapshots/summarize-change";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testFetch, testTargets } from "../helpers/guarded";
+import type { ServiceContext } from "@/lib/context";
+import { takeSnapshot } from "@/lib/discovery/take-snapshot";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import type { StoredDiffSummary } from "@/lib/snapshots/summarize-change";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testFetch, testTargets } from "@/tests/helpers/guarded";
 
 // Prompts, resources, resource templates and instructions go through the tools' pipeline:
 // listed (every page, only where advertised), content-addressed, snapshotted, diffed, scanned and

@@ -1,8 +1,8 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "../helpers/api-client";
+import { call, createTeam, disableServers, expectStatus, mintKey, signUp, UNREACHABLE_URL, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testDb } from "../helpers/factories";
+import { testDb } from "@/tests/helpers/factories";
 
 // Per-team quotas (issue 12), from the attacker's side first: a stranger with a team of their own
 // on an open instance cannot raise their own limits, read other teams' quotas, or register past

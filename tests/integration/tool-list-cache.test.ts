@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { endpointKeyOf, PUBLIC_PARTITION } from "../../lib/cache/cache-key";
-import { createPgFetchLock } from "../../lib/cache/fetch-lock";
-import { pruneCacheEntries, UNUSED_ENTRY_MS } from "../../lib/cache/prune-cache";
-import { ToolListCache, type CacheIdentity } from "../../lib/cache/tool-list-cache";
-import type { ServiceContext } from "../../lib/context";
-import type { Listing } from "../../lib/discovery/open-connection";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb } from "../helpers/factories";
+import { endpointKeyOf, PUBLIC_PARTITION } from "@/lib/cache/cache-key";
+import { createPgFetchLock } from "@/lib/cache/fetch-lock";
+import { pruneCacheEntries, UNUSED_ENTRY_MS } from "@/lib/cache/prune-cache";
+import { ToolListCache, type CacheIdentity } from "@/lib/cache/tool-list-cache";
+import type { ServiceContext } from "@/lib/context";
+import type { Listing } from "@/lib/discovery/open-connection";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb } from "@/tests/helpers/factories";
 
 // lib/cache/tool-list-cache.ts against the real database, with a controllable clock and fetch
 // functions that count their calls: which lists are shared, which never are, and when a fresh

@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { foldName, nameSkeleton, siblingKey } from "../../lib/audit/name-keys";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../../scripts/embedded-postgres";
-import { migrateDeploy } from "../../scripts/migrate-engine";
-import { traversableTmpBase } from "../../scripts/traversable-tmp";
+import { foldName, nameSkeleton, siblingKey } from "@/lib/detection/name-keys";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/scripts/embedded-postgres";
+import { migrateDeploy } from "@/scripts/migrate-engine";
+import { traversableTmpBase } from "@/scripts/traversable-tmp";
 
 // The tool-name index migration backfills servers that already exist from their latest snapshot,
 // computing the index keys in SQL. Own throwaway cluster: the data must exist before the migration.

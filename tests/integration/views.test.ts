@@ -1,10 +1,10 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as getShared } from "../../app/api/v1/share/[token]/route";
-import { recordSnapshot } from "../../lib/snapshots/record-snapshot";
-import { testDb } from "../helpers/factories";
+import { GET as getShared } from "@/app/api/v1/share/[token]/route";
+import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
+import { testDb } from "@/tests/helpers/factories";
 
 // Shared team views (issue 7) through the real route handlers: CRUD and roles, pinning, team
 // isolation, and read-only share links whose public endpoint shows exactly one view's data.

@@ -3,9 +3,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildIfNeeded, WEB_BUNDLE } from "../../scripts/build-if-needed";
-import { TEST_KEY } from "../helpers/factories";
-import { freePort, startProcess, type Proc } from "../helpers/processes";
+import { buildIfNeeded, WEB_BUNDLE } from "@/scripts/build-if-needed";
+import { TEST_KEY } from "@/tests/helpers/factories";
+import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 
 // The production web process as `npm start` runs it, with its output piped (JSON log lines):
 // request ids on responses, and an orderly stop on SIGTERM.

@@ -1,9 +1,9 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createTeam, expectStatus, signUp, type TestTeam } from "../helpers/api-client";
+import { call, createTeam, expectStatus, signUp, type TestTeam } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { maskWebhookUrl, sealLegacyWebhookUrls, webhookUrlOf } from "../../lib/webhooks/webhook-url";
-import { TEST_KEY, testDb } from "../helpers/factories";
+import { maskWebhookUrl, sealLegacyWebhookUrls, webhookUrlOf } from "@/lib/webhooks/webhook-url";
+import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 
 // Issue 13: a Slack incoming-webhook URL is a credential (whoever has it posts to the channel).
 // From the side of someone who can read the team's API answers, the audit log or a database dump:

@@ -1,13 +1,13 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "../helpers/api-client";
+import { addMember, call, createHttpServer, createTeam, disableServers, expectStatus, mintKey, signUp, type Caller, type TestTeam } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { enqueueAlertNotifications } from "../../lib/webhooks/enqueue";
-import { alertUrl, buildAlertPayload } from "../../lib/webhooks/payload";
-import { escapeMrkdwn, renderSlackBody } from "../../lib/webhooks/slack";
-import { webhookUrlOf } from "../../lib/webhooks/webhook-url";
-import { targetRefusal } from "../../lib/network/check-target";
-import { TEST_KEY, testDb } from "../helpers/factories";
+import { enqueueAlertNotifications } from "@/lib/webhooks/enqueue";
+import { alertUrl, buildAlertPayload } from "@/lib/webhooks/payload";
+import { escapeMrkdwn, renderSlackBody } from "@/lib/webhooks/slack";
+import { webhookUrlOf } from "@/lib/webhooks/webhook-url";
+import { targetRefusal } from "@/lib/network/check-target";
+import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 
 // The webhook API as admins use it (through the real route handlers), who may not use it, what
 // it refuses, and which webhooks an alert is queued for. Nothing is sent here: no worker runs.

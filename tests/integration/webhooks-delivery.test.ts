@@ -1,16 +1,16 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
-import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type TestTeam } from "../helpers/api-client";
+import { call, createHttpServer, createTeam, disableServers, expectStatus, signUp, type TestTeam } from "@/tests/helpers/api-client";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { createTargetFetches, type TargetFetches } from "../../lib/discovery/node/guarded-fetch";
-import { sealWebhookUrl } from "../../lib/webhooks/webhook-url";
-import { enqueueAlertNotifications } from "../../lib/webhooks/enqueue";
-import { verifyWebhookSignature } from "../../lib/webhooks/sign";
-import { startWebhookDispatcher, type WebhookDispatcher } from "../../worker/webhook-dispatcher";
-import { TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { captureLogger } from "../helpers/capture-logger";
+import { createTargetFetches, type TargetFetches } from "@/lib/discovery/node/guarded-fetch";
+import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
+import { enqueueAlertNotifications } from "@/lib/webhooks/enqueue";
+import { verifyWebhookSignature } from "@/lib/webhooks/sign";
+import { startWebhookDispatcher, type WebhookDispatcher } from "@/worker/webhook-dispatcher";
+import { TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { captureLogger } from "@/tests/helpers/capture-logger";
 
 // The worker's dispatcher (pg-boss on the test database) in-process, delivering to a real HTTP
 // receiver on 127.0.0.1 through the SSRF-guarded fetch: signatures, Slack bodies, retries with

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { Scheduler } from "../../worker/scheduler";
-import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testTargets } from "../helpers/guarded";
-import { captureLogger } from "../helpers/capture-logger";
+import type { ServiceContext } from "@/lib/context";
+import { Scheduler } from "@/worker/scheduler";
+import { startHttpFixture, stdioFixtureCommand, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testTargets } from "@/tests/helpers/guarded";
+import { captureLogger } from "@/tests/helpers/capture-logger";
 
 // The real worker code path: scheduler → discovery session → MCP client over real stdio and HTTP
 // → Postgres. Only the clock is shortened.

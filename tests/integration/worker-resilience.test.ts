@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { Scheduler } from "../../worker/scheduler";
-import { misbehavingCommand, type Misbehaviour } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "../helpers/factories";
-import { testTargets } from "../helpers/guarded";
-import { silentLogger } from "../../lib/logger";
+import type { ServiceContext } from "@/lib/context";
+import { Scheduler } from "@/worker/scheduler";
+import { misbehavingCommand, type Misbehaviour } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
+import { testTargets } from "@/tests/helpers/guarded";
+import { silentLogger } from "@/lib/logger";
 
 // The real scheduler and sessions, writing to Postgres, with bad servers next to a good one.
 describe("the worker keeps serving everyone while some servers misbehave", () => {

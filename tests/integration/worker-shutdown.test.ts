@@ -2,10 +2,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import type { ServiceContext } from "../../lib/context";
-import { startHttpFixture, writeFixtureState, type HttpFixture } from "../fixtures/spawn-fixture";
-import { insertServerRow, createTenantContext, waitFor } from "../helpers/factories";
-import { startProcess, type Proc } from "../helpers/processes";
+import type { ServiceContext } from "@/lib/context";
+import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
+import { insertServerRow, createTenantContext, waitFor } from "@/tests/helpers/factories";
+import { startProcess, type Proc } from "@/tests/helpers/processes";
 
 // Graceful shutdown of a real worker process: SIGTERM while a slow listing is in flight. The
 // fixture serves 4 pages of one tool, each after 1.5 s, so the walk takes about 6 s.

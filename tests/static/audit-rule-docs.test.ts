@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AUDIT_RULES, scanTools } from "../../lib/audit";
+import { AUDIT_RULES, scanTools } from "@/lib/detection";
 
 // Every rule a finding can name has a page that explains it with an example, and findings link to it.
 const root = path.join(import.meta.dirname, "../..");

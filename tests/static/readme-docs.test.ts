@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EnvSchema } from "../../lib/env";
+import { EnvSchema } from "@/lib/env";
 
 // The README stays a short front door (issue 17): every other page is one link away from it, and
 // no link in the README or docs/ points at a file that does not exist.

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runScanCommand } from "../../cli/scan-command";
-import type { AuditReport } from "../../lib/audit";
+import { runScanCommand } from "@/cli/scan-command";
+import type { AuditReport } from "@/lib/detection";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "../fixtures/audit-corpus/cli", name);
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELD_OUT_DIR, evaluate, loadCorpus, summaryLine } from "../fixtures/audit-corpus/evaluate";
+import { HELD_OUT_DIR, evaluate, loadCorpus, summaryLine } from "@/tests/fixtures/audit-corpus/evaluate";
 
 // The evaluation corpus (tests/fixtures/audit-corpus), split by source:
 // - TUNING (*.json at the top): published attacks reconstructed from their sources, official

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scanTools, type OtherServer, type ToolLike } from "../../lib/audit";
-import { areSiblings, referenceCandidates, siblingKey, skeletonVariants, withinOneEdit } from "../../lib/audit/name-keys";
+import { scanTools, type OtherServer, type ToolLike } from "@/lib/detection";
+import { areSiblings, referenceCandidates, siblingKey, skeletonVariants, withinOneEdit } from "@/lib/detection/name-keys";
 
 // Cross-server names (R19, R21) with hand-written pairs: which names are numbered or versioned
 // siblings of a fleet, which are look-alikes an attacker would register, and what a store must

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyChange, overallSeverity, scanChange, type AuditRuleId, type ChangeInput, type ToolLike } from "../../lib/audit";
+import { classifyChange, overallSeverity, scanChange, type AuditRuleId, type ChangeInput, type ToolLike } from "@/lib/detection";
 
 const readFile = (description = "Read the complete contents of a file.", extra: Partial<ToolLike> = {}): ToolLike => ({
   name: "read_file",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expandIdentifier, extractToolStrings, normalizeText, rawSpan, scanTools } from "../../lib/audit";
+import { expandIdentifier, extractToolStrings, normalizeText, rawSpan, scanTools } from "@/lib/detection";
 
 const tags = (s: string) => Array.from(s, (c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join("");
 

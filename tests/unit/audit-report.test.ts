@@ -9,7 +9,7 @@ import {
   type AuditFinding,
   type AuditRuleId,
   type Severity,
-} from "../../lib/audit";
+} from "@/lib/detection";
 
 const finding = (ruleId: AuditRuleId, severity: Severity, toolName: string | null = "t", extra: Partial<AuditFinding> = {}): AuditFinding => ({
   ruleId,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RULE_BY_ID, scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type ScanOptions, type Severity, type ToolLike } from "../../lib/audit";
+import { RULE_BY_ID, scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type ScanOptions, type Severity, type ToolLike } from "@/lib/detection";
 
 // One row per rule of families A–E: the rule fires on a positive, and stays silent (or low) on a
 // hard negative — text that looks similar but is not an attack.

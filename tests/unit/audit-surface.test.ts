@@ -1,8 +1,8 @@
 import path from "node:path";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runScanCommand } from "../../cli/scan-command";
-import { buildAuditReport, scanTools, type AuditReport } from "../../lib/audit";
+import { runScanCommand } from "@/cli/scan-command";
+import { buildAuditReport, scanTools, type AuditReport } from "@/lib/detection";
 
 // Prompts, resources and resource templates are scanned as tools are, and their findings say which
 // kind of item, which item and where in it.

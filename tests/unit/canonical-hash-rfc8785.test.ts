@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, hashTool } from "../../lib/hash/canonical-hash";
+import { canonicalJson, hashTool } from "@/lib/hash/canonical-hash";
 
 // Known answers from outside the code: RFC 8785 (JCS) §3.2.2-3.2.4 and Appendix B, and the
 // reference implementation's README (cyberphone/json-canonicalization). The SHA-256 digests were

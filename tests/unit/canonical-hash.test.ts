@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, HASH_SCHEME, hashTool, hashToolList } from "../../lib/snapshots/canonical-hash";
+import { canonicalJson, HASH_SCHEME, hashTool, hashToolList } from "@/lib/snapshots/canonical-hash";
 
 const tool = { name: "search", description: "Find things", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { nameSkeleton } from "../../lib/audit/name-keys";
-import { scanTools, type OtherServer, type ToolLike } from "../../lib/audit";
-import { confusableSkeleton, markConfusables, nonAsciiToPrototypes } from "../../lib/text/confusables";
+import { nameSkeleton } from "@/lib/detection/name-keys";
+import { scanTools, type OtherServer, type ToolLike } from "@/lib/detection";
+import { confusableSkeleton, markConfusables, nonAsciiToPrototypes } from "@/lib/text/confusables";
 
 // Expected values are written by hand from Unicode's confusables.txt (the prototype of each
 // character), not read back from the implementation.

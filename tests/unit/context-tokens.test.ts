@@ -1,8 +1,8 @@
 import { decode, encode } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { contextTextOf } from "../../lib/context-tokens/context-text";
-import { countContextTokens, countTextTokens } from "../../lib/context-tokens/count-tokens";
-import { CONTEXT_TOKEN_ENCODING, CONTEXT_TOKENS_LABEL, formatTokens } from "../../lib/context-tokens/encoding";
+import { contextTextOf } from "@/lib/context-tokens/context-text";
+import { countContextTokens, countTextTokens } from "@/lib/context-tokens/count-tokens";
+import { CONTEXT_TOKEN_ENCODING, CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
 
 // Expected counts are the published o200k_base behaviour (OpenAI's tiktoken, GPT-4o family),
 // checked by hand: the token ids and their text pieces are written out so a reader can see the

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { extractToolList, runDiffCommand } from "../../cli/diff-command";
-import type { ToolListDiff } from "../../lib/diff";
+import { extractToolList, runDiffCommand } from "@/cli/diff-command";
+import type { ToolListDiff } from "@/lib/diff";
 
 const fixture = (name: string) => path.join(import.meta.dirname, "../fixtures/diff", name);
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "toolwatch-diff-cli-"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RENAME_THRESHOLD, diffText, diffToolLists, renderDiffText, renderWords, type Segment, type ToolLike } from "../../lib/diff";
+import { DEFAULT_RENAME_THRESHOLD, diffText, diffToolLists, renderDiffText, renderWords, type Segment, type ToolLike } from "@/lib/diff";
 
 type Json = Record<string, unknown>;
 const S = { type: "string" };

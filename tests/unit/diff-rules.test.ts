@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diffToolLists, RULE_IDS, type Finding, type RuleId, type ToolLike } from "../../lib/diff";
-import type { Level } from "../../lib/diff/rules";
+import { diffToolLists, RULE_IDS, type Finding, type RuleId, type ToolLike } from "@/lib/diff";
+import type { Level } from "@/lib/diff/rules";
 
 // The level each rule must report, written here (ERR definitely breaking, WARN possibly, INFO
 // not): a change to lib/diff/rules.ts must change this table too, on purpose. Source: the

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { FairQueue, type Release } from "../../lib/workers/fair-queue";
+import { FairQueue, type Release } from "@/lib/workers/fair-queue";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseClientConfig } from "../../lib/import/parse-client-config";
-import { ImportFormatError } from "../../lib/import/types";
+import { parseClientConfig } from "@/lib/import/parse-client-config";
+import { ImportFormatError } from "@/lib/import/types";
 
 // Each fixture is a hand-written example of a client's config (shapes from the clients' docs);
 // every expectation below is written out by hand from the file.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { planImport } from "../../lib/import/plan-import";
-import { parseRegistryPage, registryEntries, registryPageUrl } from "../../lib/import/registry";
-import { exportDocument, exportServer } from "../../lib/import/toolwatch-format";
-import type { ServerSummary } from "../../lib/servers/server-dto";
+import { planImport } from "@/lib/import/plan-import";
+import { parseRegistryPage, registryEntries, registryPageUrl } from "@/lib/import/registry";
+import { exportDocument, exportServer } from "@/lib/import/toolwatch-format";
+import type { ServerSummary } from "@/lib/servers/server-dto";
 
 // A server as GET /api/v1/servers shows it (only the fields the plan reads matter).
 const summary = (over: Partial<ServerSummary>): ServerSummary =>

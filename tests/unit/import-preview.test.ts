@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeConfigText } from "../../lib/import/detect-format";
-import { displayTarget } from "../../lib/import/display-target";
-import { parseClientConfig } from "../../lib/import/parse-client-config";
+import { describeConfigText } from "@/lib/import/detect-format";
+import { displayTarget } from "@/lib/import/display-target";
+import { parseClientConfig } from "@/lib/import/parse-client-config";
 
 // What the import page shows before and during a preview: the detected format of pasted text,
 // and each server's target with secret values cut out.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapePointerToken, pointerTokens, resolvePointer } from "../../lib/json-pointer";
+import { escapePointerToken, pointerTokens, resolvePointer } from "@/lib/json-pointer";
 
 // The examples of RFC 6901, section 5, verbatim: the document and what each pointer refers to.
 const doc = { foo: ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, 'k"l': 6, " ": 7, "m~n": 8 };

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildLockfile, checkAgainstLock, checkFails, compareServerFacts, parseLockfile, serializeLockfile, type LockedServer } from "../../lib/lockfile";
+import { buildLockfile, checkAgainstLock, checkFails, compareServerFacts, parseLockfile, serializeLockfile, type LockedServer } from "@/lib/lockfile";
 
 const server: LockedServer = {
   protocolVersion: "2025-11-25",

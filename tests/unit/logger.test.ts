@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { EnvSchema } from "../../lib/env";
-import { createLogger, type LogFormat } from "../../lib/logger";
-import { loggablePath, requestIdFrom } from "../../lib/request-log";
+import { EnvSchema } from "@/lib/env";
+import { createLogger, type LogFormat } from "@/lib/logger";
+import { loggablePath, requestIdFrom } from "@/lib/request-log";
 
 function capture(format: LogFormat = "json", level = "info") {
   const chunks: string[] = [];

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { Counter, Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEnv } from "../../lib/env";
-import { listAppRoutes } from "../../lib/metrics/node/app-routes";
-import { isAuthorizedScrape, isMetricsRequest, startMetricsServer, type MetricsServer } from "../../lib/metrics/node/metrics-endpoint";
-import { boundedLabel, lazyMetric, metricsRegistry } from "../../lib/metrics/registry";
-import { createRouteMatcher, methodLabel, statusClass } from "../../lib/metrics/route-template";
-import { countListing, errorCodeLabel } from "../../lib/metrics/worker-metrics";
-import { parsePrometheusText, samplesOf } from "../helpers/prometheus-text";
+import { loadEnv } from "@/lib/env";
+import { listAppRoutes } from "@/lib/metrics/node/app-routes";
+import { isAuthorizedScrape, isMetricsRequest, startMetricsServer, type MetricsServer } from "@/lib/metrics/node/metrics-endpoint";
+import { boundedLabel, lazyMetric, metricsRegistry } from "@/lib/metrics/registry";
+import { createRouteMatcher, methodLabel, statusClass } from "@/lib/metrics/route-template";
+import { countListing, errorCodeLabel } from "@/lib/metrics/worker-metrics";
+import { parsePrometheusText, samplesOf } from "@/tests/helpers/prometheus-text";
 
 // The pieces of /metrics that need no database: route templates, the token guard, label bounds,
 // and the endpoint itself on a real port. Expected values are written out by hand.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAddress, privateTargetsRule, checkUrl, classifyAddress, type AddressClass } from "../../lib/discovery/node/network-guard";
+import { checkAddress, privateTargetsRule, checkUrl, classifyAddress, type AddressClass } from "@/lib/discovery/node/network-guard";
 
 type Verdict = "ok" | "TARGET_METADATA" | "TARGET_LINK_LOCAL" | "TARGET_PRIVATE" | "TARGET_LOOPBACK" | "TARGET_RESERVED";
 

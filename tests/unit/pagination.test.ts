@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, toPage } from "../../lib/pagination";
+import { decodeCursor, encodeCursor, toPage } from "@/lib/pagination";
 
 const ID = "0b6f7c1e-3a52-4d6e-9a43-2f1c8d5e7a10";
 const raw = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");

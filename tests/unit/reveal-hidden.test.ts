@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countHidden, revealHidden } from "../../lib/text/reveal-hidden";
+import { countHidden, revealHidden } from "@/lib/text/reveal-hidden";
 
 describe("revealHidden()", () => {
   it("leaves ordinary text, newlines and tabs alone", () => {

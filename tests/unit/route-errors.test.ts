@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { route } from "../../app/_lib/http";
-import { AppError } from "../../lib/errors";
+import { route } from "@/app/_lib/http";
+import { AppError } from "@/lib/errors";
 
 // app/_lib/http.ts route(): the error envelope of /api/v1 and the request id of a 500.
 describe("route()", () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { backoffDelayMs, jitter } from "../../lib/discovery/backoff";
-import { decryptJson, encryptJson, parseKey } from "../../lib/secrets";
-import { computeConfigHash } from "../../lib/servers/server-config";
+import { backoffDelayMs, jitter } from "@/lib/discovery/backoff";
+import { decryptJson, encryptJson, parseKey } from "@/lib/secrets";
+import { computeConfigHash } from "@/lib/servers/server-config";
 
 describe("secrets at rest", () => {
   const key = randomBytes(32);
@@ -41,7 +41,7 @@ describe("backoff", () => {
 
 describe("secretRedactor()", () => {
   it("removes env and header values (and bare bearer tokens) from text", async () => {
-    const { secretRedactor } = await import("../../lib/servers/redact-secrets");
+    const { secretRedactor } = await import("@/lib/servers/redact-secrets");
     const stdio = secretRedactor({ transport: "stdio", command: "x", args: [], env: { API_KEY: "sk-live-abcdef", DEBUG: "1" } });
     expect(stdio("auth failed for sk-live-abcdef (DEBUG=1)")).toBe("auth failed for [redacted API_KEY] (DEBUG=1)");
     const http = secretRedactor({ transport: "streamable_http", url: "https://x.test/mcp", headers: { Authorization: "Bearer tok_123456" } });

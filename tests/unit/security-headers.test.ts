@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, newNonce, pageSecurityHeaders, servedOverHttps } from "../../lib/security/page-headers";
+import { contentSecurityPolicy, newNonce, pageSecurityHeaders, servedOverHttps } from "@/lib/security/page-headers";
 
 // The headers every page carries (proxy.ts): a nonce-based CSP and, under https only, HSTS.
 // Expected values are written out by hand.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { toPayload, type ServerFormState } from "../../app/_components/server-form/payload";
+import { toPayload, type ServerFormState } from "@/app/_components/server-form/payload";
 
 // The add/edit form's sign-in section → the API's `auth` (issue 16). Hand-written expectations.
 const base: ServerFormState = {

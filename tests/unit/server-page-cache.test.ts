@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { cachedServerPage, invalidateServerPages, onFleetEvent, setServerPageFeed } from "../../lib/servers/server-page-cache";
+import { cachedServerPage, invalidateServerPages, onFleetEvent, setServerPageFeed } from "@/lib/servers/server-page-cache";
 
 const T = "team-a";
 const counter = () => {

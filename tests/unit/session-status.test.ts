@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextStatus, type SessionEvent, type SessionStatusName } from "../../lib/discovery/session-status";
+import { nextStatus, type SessionEvent, type SessionStatusName } from "@/lib/discovery/session-status";
 
 const failed = (n: number): SessionEvent => ({ kind: "failed", consecutiveFailures: n, downAfter: 3 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldStatusStrip, stripWindow } from "../../lib/servers/status-strip";
+import { foldStatusStrip, stripWindow } from "@/lib/servers/status-strip";
 
 const FROM = new Date("2026-12-02T13:00:00.000Z");
 const H = 3_600_000;

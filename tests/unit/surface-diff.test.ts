@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runDiffCommand } from "../../cli/diff-command";
-import { diffSurface } from "../../lib/diff";
-import { asScannerTool } from "../../lib/surface/as-scanner-tool";
-import { combineContentHash, hashSurface, hashSurfaceItem, surfaceItems } from "../../lib/surface/surface";
-import { parseItemKey } from "../../lib/surface/surface-keys";
-import { hashTool } from "../../lib/hash/canonical-hash";
+import { runDiffCommand } from "@/cli/diff-command";
+import { diffSurface } from "@/lib/diff";
+import { asScannerTool } from "@/lib/surface/as-scanner-tool";
+import { combineContentHash, hashSurface, hashSurfaceItem, surfaceItems } from "@/lib/surface/surface";
+import { parseItemKey } from "@/lib/surface/surface-keys";
+import { hashTool } from "@/lib/hash/canonical-hash";
 
 const prompt = (args: object[], description = "Summarize a document.") => ({ kind: "prompt", name: "summarize", definition: { name: "summarize", description, arguments: args } });
 const resource = (over: object = {}) => ({ kind: "resource", name: "readme", definition: { name: "readme", uri: "file:///README.md", mimeType: "text/markdown", ...over } });

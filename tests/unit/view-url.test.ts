@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { explainNoMatch, matchesServer, sortServers, type FilterableServer } from "../../lib/views/match-servers";
-import { ViewFilters } from "../../lib/views/view-input";
-import { hasViewUrlParams, isEmptyViewFilters, normalizeViewFilters, parseViewUrl, sameViewFilters, toViewUrlParams, viewSearchString } from "../../lib/views/view-url";
+import { explainNoMatch, matchesServer, sortServers, type FilterableServer } from "@/lib/views/match-servers";
+import { ViewFilters } from "@/lib/views/view-input";
+import { hasViewUrlParams, isEmptyViewFilters, normalizeViewFilters, parseViewUrl, sameViewFilters, toViewUrlParams, viewSearchString } from "@/lib/views/view-url";
 
 const FULL: ViewFilters = ViewFilters.parse({
   servers: { tags: ["prod", "vendor:github"], statuses: ["live", "degraded"], transports: ["stdio"], query: "git hub" },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DiscoveryError } from "../../lib/discovery/discovery-error";
-import { walkToolPages, type RawToolPage } from "../../lib/discovery/walk-tool-pages";
+import { DiscoveryError } from "@/lib/discovery/discovery-error";
+import { walkToolPages, type RawToolPage } from "@/lib/discovery/walk-tool-pages";
 
 const t = (name: string) => ({ name, inputSchema: { type: "object" } });
 

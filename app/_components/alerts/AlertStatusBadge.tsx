@@ -1,4 +1,4 @@
-import type { AlertStatusName } from "../../../lib/alerts/alert-dto";
+import type { AlertStatusName } from "@/lib/alerts/alert-dto";
 import { STATUS_LABELS } from "./labels";
 
 export function AlertStatusBadge({ status }: { status: AlertStatusName }) {

@@ -1,4 +1,4 @@
-import type { Severity } from "../../../lib/audit/types";
+import type { Severity } from "@/lib/detection/types";
 import { SEVERITY_LABELS } from "./labels";
 
 /** critical (dark red) · high (red) · medium (amber) · low (grey) · info (blue). */

@@ -1,5 +1,5 @@
-import { parseItemKey, type SurfaceKind } from "../../../lib/surface/surface-keys";
-import { diffHref, toolHref, type DiffKind } from "../../_lib/links";
+import { parseItemKey, type SurfaceKind } from "@/lib/surface/surface-keys";
+import { diffHref, toolHref, type DiffKind } from "@/app/_lib/links";
 
 const NOUN: Record<SurfaceKind, string> = { prompt: "Prompt", resource: "Resource", resource_template: "Template", instructions: "Instructions" };
 const TAB: Record<SurfaceKind, DiffKind> = { prompt: "prompts", resource: "resources", resource_template: "templates", instructions: "instructions" };

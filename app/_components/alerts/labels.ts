@@ -1,5 +1,5 @@
-import type { AlertKindName, AlertStatusName } from "../../../lib/alerts/alert-dto";
-import type { Severity } from "../../../lib/audit/types";
+import type { AlertKindName, AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
 
 export const KIND_LABELS: Record<AlertKindName, string> = {
   tool_changed: "Tool changed",

@@ -1,6 +1,6 @@
 "use client";
 
-import type { CacheEntryDto } from "../../../lib/cache/cache-dto";
+import type { CacheEntryDto } from "@/lib/cache/cache-dto";
 
 function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

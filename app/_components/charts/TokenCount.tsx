@@ -1,4 +1,4 @@
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../../lib/context-tokens/encoding";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
 
 /** "1,234 ≈ tokens, o200k_base", or "—" while not counted; the unit always says which tokenizer. */
 export function TokenCount({ tokens, testId }: { tokens: number | null | undefined; testId?: string }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../../lib/context-tokens/encoding";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
 
 /** One point of a token trend: when, and how many tokens (null: not counted yet, drawn as a gap). */
 export type TokenPoint = { at: string; tokens: number | null };

@@ -1,5 +1,5 @@
-import type { FieldChange } from "../../../lib/diff/types";
-import { VisibleText } from "../VisibleText";
+import type { FieldChange } from "@/lib/diff/types";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { JsonBlock } from "./JsonBlock";
 import { WordDiff } from "./WordDiff";
 

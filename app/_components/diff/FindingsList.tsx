@@ -1,6 +1,6 @@
-import type { Finding } from "../../../lib/diff/types";
-import { LevelBadge } from "../LevelBadge";
-import { VisibleText } from "../VisibleText";
+import type { Finding } from "@/lib/diff/types";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 const SECURITY: Record<NonNullable<Finding["security"]>, string> = {
   high: "Security: high — the tool now claims more power (e.g. destructive or open-world)",

@@ -1,4 +1,4 @@
-import { VisibleText } from "../VisibleText";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 /** A JSON value pretty-printed as text (hidden characters shown); `undefined` is "absent". */
 export function JsonBlock({ value, className = "" }: { value: unknown; className?: string }) {

@@ -1,6 +1,6 @@
-import type { SurfaceItemChange } from "../../../lib/diff/diff-surface";
-import { LevelBadge } from "../LevelBadge";
-import { VisibleText } from "../VisibleText";
+import type { SurfaceItemChange } from "@/lib/diff/diff-surface";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { FieldChanges } from "./FieldChanges";
 import { FindingsList } from "./FindingsList";
 import { WordDiff } from "./WordDiff";

@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { ToolAdded, ToolChanged, ToolRemoved } from "../../../lib/diff/types";
-import { toolHref } from "../../_lib/links";
-import { LevelBadge } from "../LevelBadge";
-import { VisibleText } from "../VisibleText";
+import type { ToolAdded, ToolChanged, ToolRemoved } from "@/lib/diff/types";
+import { toolHref } from "@/app/_lib/links";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { FieldChanges } from "./FieldChanges";
 import { FindingsList } from "./FindingsList";
 import { DefinitionDetails } from "./JsonBlock";

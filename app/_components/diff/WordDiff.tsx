@@ -1,5 +1,5 @@
-import type { Segment } from "../../../lib/diff/types";
-import { VisibleText } from "../VisibleText";
+import type { Segment } from "@/lib/diff/types";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 /** Whitespace-only edits (e.g. newline padding that pushes text out of view) get visible symbols. */
 function showWhitespace(text: string): string {

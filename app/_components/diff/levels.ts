@@ -1,5 +1,5 @@
-import { highestLevel, LEVEL_RANK } from "../../../lib/diff/rules";
-import type { Finding, Level } from "../../../lib/diff/types";
+import { highestLevel, LEVEL_RANK } from "@/lib/diff/rules";
+import type { Finding, Level } from "@/lib/diff/types";
 
 /** The most severe level among findings, or null. */
 export const highestOf = (findings: Finding[]): Level | null => highestLevel(findings.map((f) => f.level));

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import type { AlertSummary } from "../../../lib/alerts/alert-dto";
-import { api } from "../../_hooks/api";
-import { VisibleText } from "../VisibleText";
+import type { AlertSummary } from "@/lib/alerts/alert-dto";
+import { api } from "@/app/_hooks/api";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 type Toast = { key: number; href: string; title: string; text: string };
 

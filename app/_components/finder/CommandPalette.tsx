@@ -2,11 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
-import { MAX_SEARCH_QUERY, type SearchResult } from "../../../lib/search/search-dto";
-import { useSearchQuery } from "../../_hooks/finder-queries";
-import { serverHref, toolHref } from "../../_lib/links";
-import { kindLabel } from "../alerts/labels";
-import { VisibleText } from "../VisibleText";
+import { MAX_SEARCH_QUERY, type SearchResult } from "@/lib/search/search-dto";
+import { useSearchQuery } from "@/app/_hooks/finder-queries";
+import { serverHref, toolHref } from "@/app/_lib/links";
+import { kindLabel } from "@/app/_components/alerts/labels";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 type Option = { id: string; href: string; group: "Servers" | "Tools" | "Alerts"; label: string; detail: string | null };
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { parseTheme, THEME_COOKIE, type Theme } from "../../_lib/theme";
+import { parseTheme, THEME_COOKIE, type Theme } from "@/app/_lib/theme";
 
 const LABELS: Record<Theme, string> = { system: "System", light: "Light", dark: "Dark" };
 const ONE_YEAR_S = 365 * 24 * 3600;

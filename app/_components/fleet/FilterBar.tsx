@@ -1,12 +1,12 @@
 "use client";
 
 import { useEffect, useId, useState } from "react";
-import { ALERT_KINDS, ALERT_SEVERITIES } from "../../../lib/alerts/alert-dto";
-import { SERVER_STATUSES, VIEW_COLUMNS, VIEW_TRANSPORTS, type ViewFilters } from "../../../lib/views/view-input";
-import { KIND_LABELS, SEVERITY_LABELS } from "../alerts/labels";
+import { ALERT_KINDS, ALERT_SEVERITIES } from "@/lib/alerts/alert-dto";
+import { SERVER_STATUSES, VIEW_COLUMNS, VIEW_TRANSPORTS, type ViewFilters } from "@/lib/views/view-input";
+import { KIND_LABELS, SEVERITY_LABELS } from "@/app/_components/alerts/labels";
 import { ChipChoices, DropdownChoices } from "./Choices";
-import { serverConditions } from "../../../lib/views/match-servers";
-import { VisibleText } from "../VisibleText";
+import { serverConditions } from "@/lib/views/match-servers";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { COLUMN_LABELS, conditionLabel, rangeLabel, TRANSPORT_LABELS, visibleColumns } from "./filter-labels";
 import { TagFilter } from "./TagFilter";
 import { TimeRangeField } from "./TimeRangeField";

@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import type { FleetServer } from "../../../lib/servers/server-dto";
-import { SORT_KEYS, type ViewFilters } from "../../../lib/views/view-input";
-import { RelativeTime } from "../RelativeTime";
-import { StatusBadge } from "../StatusBadge";
-import { VisibleText } from "../VisibleText";
+import type { FleetServer } from "@/lib/servers/server-dto";
+import { SORT_KEYS, type ViewFilters } from "@/lib/views/view-input";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { StatusBadge } from "@/app/_components/StatusBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { COLUMN_LABELS, TRANSPORT_LABELS, type ViewColumn } from "./filter-labels";
 import { RowAlerts } from "./RowAlerts";
 import { StatusStrip } from "./StatusStrip";

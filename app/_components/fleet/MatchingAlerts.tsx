@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import type { AlertSummary } from "../../../lib/alerts/alert-dto";
-import { AlertsTable } from "../../alerts/AlertsTable";
-import { MATCHING_ALERTS_LIMIT } from "../../_hooks/view-queries";
+import type { AlertSummary } from "@/lib/alerts/alert-dto";
+import { AlertsTable } from "@/app/alerts/AlertsTable";
+import { MATCHING_ALERTS_LIMIT } from "@/app/_hooks/view-queries";
 
 const NO_SELECTION: ReadonlySet<string> = new Set();
 

@@ -1,8 +1,8 @@
 "use client";
 
-import { serverConditions, type ServerCondition } from "../../../lib/views/match-servers";
-import type { ViewFilters } from "../../../lib/views/view-input";
-import { useServerCountQuery } from "../../_hooks/server-list-queries";
+import { serverConditions, type ServerCondition } from "@/lib/views/match-servers";
+import type { ViewFilters } from "@/lib/views/view-input";
+import { useServerCountQuery } from "@/app/_hooks/server-list-queries";
 import { conditionLabel } from "./filter-labels";
 
 /** No server matches: name each condition, how many servers dropping it alone would show (counted by the API), and offer to clear. */

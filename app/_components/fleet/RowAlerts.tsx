@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { ALERT_SEVERITIES } from "../../../lib/alerts/alert-dto";
-import type { SeverityCounts } from "../../../lib/servers/server-dto";
-import { SEVERITY_LABELS } from "../alerts/labels";
+import { ALERT_SEVERITIES } from "@/lib/alerts/alert-dto";
+import type { SeverityCounts } from "@/lib/servers/server-dto";
+import { SEVERITY_LABELS } from "@/app/_components/alerts/labels";
 
 /** A server's open alerts as one small pill per severity, each opening the inbox filtered to them. */
 export function RowAlerts({ serverId, counts }: { serverId: string; counts: SeverityCounts }) {

@@ -2,11 +2,11 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { ViewFilters } from "../../../lib/views/view-input";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import type { ViewDto } from "../../_hooks/view-queries";
-import { FormError, TextField } from "../Field";
+import type { ViewFilters } from "@/lib/views/view-input";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import type { ViewDto } from "@/app/_hooks/view-queries";
+import { FormError, TextField } from "@/app/_components/Field";
 
 /** Names the current filters as a team view, optionally the team's home; the API's field errors show in place. */
 export function SaveViewForm({ filters, onSaved, onCancel }: { filters: ViewFilters; onSaved: (view: ViewDto) => void; onCancel: () => void }) {

@@ -1,7 +1,7 @@
 "use client";
 
-import type { StatusStrip as Strip } from "../../../lib/servers/status-strip";
-import { STATUS_LABELS } from "../StatusBadge";
+import type { StatusStrip as Strip } from "@/lib/servers/status-strip";
+import { STATUS_LABELS } from "@/app/_components/StatusBadge";
 
 const label = (status: string | null) => (status === null ? "no record" : (STATUS_LABELS[status] ?? status));
 const clock = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { VisibleText } from "../VisibleText";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 /** The tags a server must all carry: chips to remove, a box (suggesting the fleet's tags) to add. */
 export function TagFilter({ tags, knownTags, onChange }: { tags: string[]; knownTags: string[]; onChange: (next: string[]) => void }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { ViewFilters } from "../../../lib/views/view-input";
+import type { ViewFilters } from "@/lib/views/view-input";
 import { RANGE_PRESETS, rangeLabel } from "./filter-labels";
 
 type Range = ViewFilters["timeRange"];

@@ -3,15 +3,15 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { ViewFilters } from "../../../lib/views/view-input";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import type { ViewDto } from "../../_hooks/view-queries";
-import { ALL_SERVERS } from "../../_hooks/use-view-url";
-import { VisibleText } from "../VisibleText";
+import type { ViewFilters } from "@/lib/views/view-input";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import type { ViewDto } from "@/app/_hooks/view-queries";
+import { ALL_SERVERS } from "@/app/_hooks/use-view-url";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { SaveViewForm } from "./SaveViewForm";
-import { FlashMessage, type Flash } from "../FlashMessage";
-import { fleetHref } from "../../_lib/links";
+import { FlashMessage, type Flash } from "@/app/_components/FlashMessage";
+import { fleetHref } from "@/app/_lib/links";
 
 type Props = {
   views: ViewDto[];

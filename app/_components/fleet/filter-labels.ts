@@ -1,7 +1,7 @@
-import type { ServerCondition } from "../../../lib/views/match-servers";
-import type { ViewFilters } from "../../../lib/views/view-input";
-import { VIEW_COLUMNS } from "../../../lib/views/view-input";
-import { KIND_LABELS, SEVERITY_LABELS } from "../alerts/labels";
+import type { ServerCondition } from "@/lib/views/match-servers";
+import type { ViewFilters } from "@/lib/views/view-input";
+import { VIEW_COLUMNS } from "@/lib/views/view-input";
+import { KIND_LABELS, SEVERITY_LABELS } from "@/app/_components/alerts/labels";
 
 // Words for a view's filters, shared by the filter bar, the empty state and the views list.
 

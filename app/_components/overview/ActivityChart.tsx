@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { Overview } from "../../../lib/overview/overview-dto";
+import type { Overview } from "@/lib/overview/overview-dto";
 
 // Colours come from the theme's CSS variables: the bars draw in currentColor and the stylesheet
 // sets `color` on each series (app/globals.css .chart-…), so a theme switch recolours them.

@@ -1,14 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import type { Overview } from "../../../lib/overview/overview-dto";
-import { diffHref, serverHref } from "../../_lib/links";
-import { KIND_LABELS } from "../alerts/labels";
-import { SeverityBadge } from "../alerts/SeverityBadge";
-import { ChangeCounts } from "../ChangeCounts";
-import { LevelBadge } from "../LevelBadge";
-import { RelativeTime } from "../RelativeTime";
-import { VisibleText } from "../VisibleText";
+import type { Overview } from "@/lib/overview/overview-dto";
+import { diffHref, serverHref } from "@/app/_lib/links";
+import { KIND_LABELS } from "@/app/_components/alerts/labels";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { ChangeCounts } from "@/app/_components/ChangeCounts";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 // Server names, tool names and alert titles come from MCP servers: shown as text (VisibleText), never HTML.
 

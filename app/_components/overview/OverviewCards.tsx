@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { ALERT_SEVERITIES } from "../../../lib/alerts/alert-dto";
-import type { Overview } from "../../../lib/overview/overview-dto";
-import { SERVER_STATUSES } from "../../../lib/views/view-input";
-import { fleetHref } from "../../_lib/links";
-import { SeverityBadge } from "../alerts/SeverityBadge";
-import { StatusBadge } from "../StatusBadge";
+import { ALERT_SEVERITIES } from "@/lib/alerts/alert-dto";
+import type { Overview } from "@/lib/overview/overview-dto";
+import { SERVER_STATUSES } from "@/lib/views/view-input";
+import { fleetHref } from "@/app/_lib/links";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { StatusBadge } from "@/app/_components/StatusBadge";
 
 const number = (n: number) => n.toLocaleString();
 

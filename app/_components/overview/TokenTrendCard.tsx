@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { CONTEXT_TOKENS_LABEL } from "../../../lib/context-tokens/encoding";
-import { useOverviewTokenTrendQuery } from "../../_hooks/overview-queries";
-import { TokenTrendChart } from "../charts/TokenTrendChart";
+import { CONTEXT_TOKENS_LABEL } from "@/lib/context-tokens/encoding";
+import { useOverviewTokenTrendQuery } from "@/app/_hooks/overview-queries";
+import { TokenTrendChart } from "@/app/_components/charts/TokenTrendChart";
 
 /** What the team's tool lists cost in a model's context over the last two weeks, with the budget line. */
 export function TokenTrendCard() {

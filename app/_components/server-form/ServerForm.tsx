@@ -2,10 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { ServerDetail, ServerSummary } from "../../../lib/servers/server-dto";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import { Field, FormError, SelectField, TextField } from "../Field";
+import type { ServerDetail, ServerSummary } from "@/lib/servers/server-dto";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import { Field, FormError, SelectField, TextField } from "@/app/_components/Field";
 import { KeyValueEditor } from "./KeyValueEditor";
 import { fromApiFields, toPayload, type AuthMode, type FieldErrors, type ServerFormState, type Transport } from "./payload";
 

@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { Quota, QuotaSource } from "../../../lib/tenants/team-quota";
-import { api } from "../../_hooks/api";
-import { useMeQuery } from "../../_hooks/queries";
+import type { Quota, QuotaSource } from "@/lib/tenants/team-quota";
+import { api } from "@/app/_hooks/api";
+import { useMeQuery } from "@/app/_hooks/queries";
 
 type TeamQuota = { teamId: string; slug: string; name: string; quota: Quota; source: QuotaSource; usage: { servers: number } };
 const FIELDS: { key: keyof Quota; label: string; hint: string }[] = [

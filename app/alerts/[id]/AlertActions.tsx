@@ -1,9 +1,9 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { AlertDetail } from "../../../lib/alerts/alert-dto";
-import { shortHash } from "../../_components/alerts/labels";
-import { api, ApiError } from "../../_hooks/api";
+import type { AlertDetail } from "@/lib/alerts/alert-dto";
+import { shortHash } from "@/app/_components/alerts/labels";
+import { api, ApiError } from "@/app/_hooks/api";
 
 type Verb = "acknowledge" | "approve" | "reject";
 export type Outcome = { kind: "ok" | "error" | "stale"; text: string };

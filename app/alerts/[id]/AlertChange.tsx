@@ -1,11 +1,11 @@
 import Link from "next/link";
-import type { AlertDetail } from "../../../lib/alerts/alert-dto";
-import { ChangeDetails } from "../../_components/diff/ToolChangeView";
-import { DefinitionDetails, JsonBlock } from "../../_components/diff/JsonBlock";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { kindLabel, shortHash as short } from "../../_components/alerts/labels";
-import { serverHref, toolHref } from "../../_lib/links";
+import type { AlertDetail } from "@/lib/alerts/alert-dto";
+import { ChangeDetails } from "@/app/_components/diff/ToolChangeView";
+import { DefinitionDetails, JsonBlock } from "@/app/_components/diff/JsonBlock";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { kindLabel, shortHash as short } from "@/app/_components/alerts/labels";
+import { serverHref, toolHref } from "@/app/_lib/links";
 
 
 /** The version under review against the approved baseline: side by side when both exist. */

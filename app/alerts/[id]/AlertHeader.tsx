@@ -1,12 +1,12 @@
 import Link from "next/link";
-import { alertItem } from "../../_components/alerts/alert-item";
-import type { AlertDetail } from "../../../lib/alerts/alert-dto";
-import { AlertStatusBadge } from "../../_components/alerts/AlertStatusBadge";
-import { BASELINE_SOURCES, kindLabel, resolutionLabel, shortHash } from "../../_components/alerts/labels";
-import { SeverityBadge } from "../../_components/alerts/SeverityBadge";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { serverHref } from "../../_lib/links";
+import { alertItem } from "@/app/_components/alerts/alert-item";
+import type { AlertDetail } from "@/lib/alerts/alert-dto";
+import { AlertStatusBadge } from "@/app/_components/alerts/AlertStatusBadge";
+import { BASELINE_SOURCES, kindLabel, resolutionLabel, shortHash } from "@/app/_components/alerts/labels";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { serverHref } from "@/app/_lib/links";
 
 const POLICY: Record<string, string> = {
   trust_first: "trust first (a tool's first version is pinned; changes are judged against it)",

@@ -3,8 +3,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { useAlertQuery, type AlertDetail } from "../../_hooks/alert-queries";
-import { ApiError, queryKeys, useCan } from "../../_hooks/queries";
+import { useAlertQuery, type AlertDetail } from "@/app/_hooks/alert-queries";
+import { ApiError, queryKeys, useCan } from "@/app/_hooks/queries";
 import { AlertActions, reviewedHash } from "./AlertActions";
 import { AlertChange, ServerLevelDetails } from "./AlertChange";
 import { AlertHeader } from "./AlertHeader";

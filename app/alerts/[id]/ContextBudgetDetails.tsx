@@ -1,8 +1,8 @@
 import Link from "next/link";
-import type { ContextBudgetDetails as Details } from "../../../lib/alerts/alert-dto";
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../../lib/context-tokens/encoding";
-import { VisibleText } from "../../_components/VisibleText";
-import { serverHref } from "../../_lib/links";
+import type { ContextBudgetDetails as Details } from "@/lib/alerts/alert-dto";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { serverHref } from "@/app/_lib/links";
 
 /** context_budget: the team's total against its budget, the largest servers and what pushed it over. */
 export function ContextBudgetDetails({ budget: b }: { budget: Details }) {

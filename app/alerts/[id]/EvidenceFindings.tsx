@@ -1,9 +1,9 @@
-import type { AlertFinding } from "../../../lib/alerts/alert-dto";
-import { RULE_BY_ID, ruleDocPath } from "../../../lib/audit/catalog";
-import type { AuditFinding } from "../../../lib/audit/types";
-import { SeverityBadge } from "../../_components/alerts/SeverityBadge";
-import { VisibleText } from "../../_components/VisibleText";
-import { pointerSegments, valueAt } from "../../_lib/json-pointer";
+import type { AlertFinding } from "@/lib/alerts/alert-dto";
+import { RULE_BY_ID, ruleDocPath } from "@/lib/detection/catalog";
+import type { AuditFinding } from "@/lib/detection/types";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { pointerSegments, valueAt } from "@/app/_lib/json-pointer";
 
 type Audit = Extract<AlertFinding, { source: "audit" }>;
 type Group = { pointer: string; raw: string | null; findings: Audit[] };

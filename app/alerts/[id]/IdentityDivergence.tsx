@@ -1,9 +1,9 @@
-import type { AlertDetail } from "../../../lib/alerts/alert-dto";
-import type { IdentityVariant } from "../../../lib/identity-probes/types";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { DefinitionDetails } from "../../_components/diff/JsonBlock";
-import { DiffBody } from "../../servers/[id]/diff/DiffBody";
+import type { AlertDetail } from "@/lib/alerts/alert-dto";
+import type { IdentityVariant } from "@/lib/identity-probes/types";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { DefinitionDetails } from "@/app/_components/diff/JsonBlock";
+import { DiffBody } from "@/app/servers/[id]/diff/DiffBody";
 
 /**
  * identity_divergence: per client identity, the list Toolwatch saw next to the one that client

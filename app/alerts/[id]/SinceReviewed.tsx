@@ -1,7 +1,7 @@
-import { diffTool } from "../../../lib/diff";
-import type { AlertDetail } from "../../../lib/alerts/alert-dto";
-import { FieldChanges } from "../../_components/diff/FieldChanges";
-import { shortHash } from "../../_components/alerts/labels";
+import { diffTool } from "@/lib/diff";
+import type { AlertDetail } from "@/lib/alerts/alert-dto";
+import { FieldChanges } from "@/app/_components/diff/FieldChanges";
+import { shortHash } from "@/app/_components/alerts/labels";
 
 /**
  * After the tool moved on under a reviewer: what differs between the version they were reading and

@@ -1,4 +1,4 @@
-import { DOCS_HTML } from "../../../lib/openapi/docs-page";
+import { DOCS_HTML } from "@/lib/openapi/docs-page";
 
 export const dynamic = "force-dynamic";
 

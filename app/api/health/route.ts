@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
-import { getDb } from "../../../lib/db";
-import { loadEnv } from "../../../lib/env";
-import { healthResponse } from "../../../lib/health/health-response";
+import { getDb } from "@/lib/db";
+import { loadEnv } from "@/lib/env";
+import { healthResponse } from "@/lib/health/health-response";
 
 export const dynamic = "force-dynamic";
 

@@ -4,13 +4,13 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { AuthForm, type AuthMode } from "../../_components/AuthForm";
-import { FormError } from "../../_components/Field";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useMeQuery, usePublicInvitationQuery } from "../../_hooks/queries";
-import { useRealtime } from "../../_hooks/realtime";
-import type { PublicInvitation } from "../../_hooks/types";
+import { AuthForm, type AuthMode } from "@/app/_components/AuthForm";
+import { FormError } from "@/app/_components/Field";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useMeQuery, usePublicInvitationQuery } from "@/app/_hooks/queries";
+import { useRealtime } from "@/app/_hooks/realtime";
+import type { PublicInvitation } from "@/app/_hooks/types";
 
 const STATUS_TEXT: Record<string, string> = {
   accepted: "This invitation has already been accepted.",

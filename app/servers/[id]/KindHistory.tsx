@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { highestLevel, type Level } from "../../../lib/diff/rules";
-import type { SnapshotDto, SurfaceItemDto } from "../../../lib/servers/server-dto";
-import { LevelBadge } from "../../_components/LevelBadge";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { useSnapshotsQuery } from "../../_hooks/queries";
-import { diffHref, type DiffKind } from "../../_lib/links";
+import { highestLevel, type Level } from "@/lib/diff/rules";
+import type { SnapshotDto, SurfaceItemDto } from "@/lib/servers/server-dto";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useSnapshotsQuery } from "@/app/_hooks/queries";
+import { diffHref, type DiffKind } from "@/app/_lib/links";
 
 type Counts = { added: number; removed: number; changed: number };
 

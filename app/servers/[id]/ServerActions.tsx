@@ -4,12 +4,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import type { ServerSummary } from "../../../lib/servers/server-dto";
-import { ConfirmButton } from "../../_components/ConfirmButton";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useCan } from "../../_hooks/queries";
-import { FlashMessage, type Flash } from "../../_components/FlashMessage";
-import { FLEET_PATH } from "../../_lib/links";
+import type { ServerSummary } from "@/lib/servers/server-dto";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useCan } from "@/app/_hooks/queries";
+import { FlashMessage, type Flash } from "@/app/_components/FlashMessage";
+import { FLEET_PATH } from "@/app/_lib/links";
 
 /** Edit, refresh and delete — each shown only to roles that may use it (the server checks anyway). */
 export function ServerActions({ server }: { server: ServerSummary }) {

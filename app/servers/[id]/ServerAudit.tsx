@@ -3,10 +3,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import type { ServerSummary } from "../../../lib/servers/server-dto";
-import { useOpenAlertCount } from "../../_hooks/alert-queries";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useCan } from "../../_hooks/queries";
+import type { ServerSummary } from "@/lib/servers/server-dto";
+import { useOpenAlertCount } from "@/app/_hooks/alert-queries";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useCan } from "@/app/_hooks/queries";
 
 type Policy = ServerSummary["auditPolicy"];
 

@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { CacheFreshness, scopeText, ttlText } from "../../_components/cache/CacheFreshness";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { useCacheQuery } from "../../_hooks/cache-queries";
-import { useNow } from "../../_hooks/use-now";
+import { CacheFreshness, scopeText, ttlText } from "@/app/_components/cache/CacheFreshness";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { useCacheQuery } from "@/app/_hooks/cache-queries";
+import { useNow } from "@/app/_hooks/use-now";
 
 /** Facts-list rows: the cache entry this server's current list came from (nothing before the first listing). */
 export function ServerCache({ serverId }: { serverId: string }) {

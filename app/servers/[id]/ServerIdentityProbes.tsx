@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { useIdentityProbesQuery } from "../../_hooks/identity-probe-queries";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useIdentityProbesQuery } from "@/app/_hooks/identity-probe-queries";
 
 const OUTCOME_TEXT = { same: "same list", differs: "differs", error: "error" } as const;
 

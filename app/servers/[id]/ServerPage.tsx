@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { StatusBadge } from "../../_components/StatusBadge";
-import { TokenCount } from "../../_components/charts/TokenCount";
-import { VisibleText } from "../../_components/VisibleText";
-import { ApiError, useServerQuery } from "../../_hooks/queries";
-import { FLEET_PATH, diffHref } from "../../_lib/links";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { StatusBadge } from "@/app/_components/StatusBadge";
+import { TokenCount } from "@/app/_components/charts/TokenCount";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { ApiError, useServerQuery } from "@/app/_hooks/queries";
+import { FLEET_PATH, diffHref } from "@/app/_lib/links";
 import { ServerActions } from "./ServerActions";
 import { ServerAudit } from "./ServerAudit";
 import { ServerCache } from "./ServerCache";

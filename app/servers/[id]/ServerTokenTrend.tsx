@@ -1,7 +1,7 @@
 "use client";
 
-import { TokenTrendChart } from "../../_components/charts/TokenTrendChart";
-import { useContextBudgetQuery, useTokenTrendQuery } from "../../_hooks/context-budget-queries";
+import { TokenTrendChart } from "@/app/_components/charts/TokenTrendChart";
+import { useContextBudgetQuery, useTokenTrendQuery } from "@/app/_hooks/context-budget-queries";
 
 /** What this server's tool list costs in a model's context, snapshot by snapshot (docs/context-budget.md). */
 export function ServerTokenTrend({ serverId }: { serverId: string }) {

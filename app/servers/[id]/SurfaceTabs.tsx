@@ -1,11 +1,11 @@
 "use client";
 
 import { useState } from "react";
-import { ToolCard } from "../../_components/ToolCard";
-import { TokenCount } from "../../_components/charts/TokenCount";
-import { VisibleText } from "../../_components/VisibleText";
-import { toolHref } from "../../_lib/links";
-import type { ServerDetail, SurfaceItemDto } from "../../../lib/servers/server-dto";
+import { ToolCard } from "@/app/_components/ToolCard";
+import { TokenCount } from "@/app/_components/charts/TokenCount";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { toolHref } from "@/app/_lib/links";
+import type { ServerDetail, SurfaceItemDto } from "@/lib/servers/server-dto";
 import { KindHistory } from "./KindHistory";
 
 type TabId = "tools" | "prompts" | "resources" | "templates" | "instructions";

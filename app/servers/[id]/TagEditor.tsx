@@ -3,13 +3,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import type { ServerSummary } from "../../../lib/servers/server-dto";
-import { viewSearchString } from "../../../lib/views/view-url";
-import { splitTags } from "../../_components/server-form/payload";
-import { VisibleText } from "../../_components/VisibleText";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useCan } from "../../_hooks/queries";
-import { fleetHref } from "../../_lib/links";
+import type { ServerSummary } from "@/lib/servers/server-dto";
+import { viewSearchString } from "@/lib/views/view-url";
+import { splitTags } from "@/app/_components/server-form/payload";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useCan } from "@/app/_hooks/queries";
+import { fleetHref } from "@/app/_lib/links";
 
 /** The server's tags, each a link to the fleet filtered by it; admins edit them in place. */
 export function TagEditor({ server }: { server: ServerSummary }) {

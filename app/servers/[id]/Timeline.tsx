@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import type { SnapshotDto } from "../../../lib/servers/server-dto";
-import { ChangeCounts } from "../../_components/ChangeCounts";
-import { VisibleText } from "../../_components/VisibleText";
-import { LevelBadge } from "../../_components/LevelBadge";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { useSnapshotsQuery } from "../../_hooks/queries";
-import { diffHref } from "../../_lib/links";
+import type { SnapshotDto } from "@/lib/servers/server-dto";
+import { ChangeCounts } from "@/app/_components/ChangeCounts";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { useSnapshotsQuery } from "@/app/_hooks/queries";
+import { diffHref } from "@/app/_lib/links";
 
 export const TRIGGERS: Record<string, string> = {
   connect: "on connect",

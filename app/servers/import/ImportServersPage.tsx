@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useMemo, useState, type ChangeEvent, type FormEvent } from "react";
-import { Field } from "../../_components/Field";
-import { useImportMutation, type ImportRequest } from "../../_hooks/import-queries";
-import { useCan, useMeQuery } from "../../_hooks/queries";
-import { describeConfigText } from "../../../lib/import/detect-format";
-import { CONFIG_FORMATS, FORMAT_LABELS, type ConfigFormat } from "../../../lib/import/types";
+import { Field } from "@/app/_components/Field";
+import { useImportMutation, type ImportRequest } from "@/app/_hooks/import-queries";
+import { useCan, useMeQuery } from "@/app/_hooks/queries";
+import { describeConfigText } from "@/lib/import/detect-format";
+import { CONFIG_FORMATS, FORMAT_LABELS, type ConfigFormat } from "@/lib/import/types";
 import { ImportTable } from "./ImportTable";
-import { FLEET_PATH } from "../../_lib/links";
+import { FLEET_PATH } from "@/app/_lib/links";
 
 // Add servers from a config file people already have: pasted, or read in the browser from a file
 // (File.text(); nothing leaves the browser before "Preview"). The preview is the API's dry run;

@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { TRANSPORT_LABELS } from "../../_components/fleet/filter-labels";
-import { VisibleText } from "../../_components/VisibleText";
-import type { ImportAction, ImportResult } from "../../../lib/import/types";
+import { TRANSPORT_LABELS } from "@/app/_components/fleet/filter-labels";
+import { VisibleText } from "@/app/_components/VisibleText";
+import type { ImportAction, ImportResult } from "@/lib/import/types";
 
 // One row per server of the config. Names, targets and reasons come from a pasted file: rendered
 // as text (VisibleText shows invisible characters), never as HTML.

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { ServerForm } from "../../_components/server-form/ServerForm";
-import { useCan } from "../../_hooks/queries";
-import { FLEET_PATH } from "../../_lib/links";
+import { ServerForm } from "@/app/_components/server-form/ServerForm";
+import { useCan } from "@/app/_hooks/queries";
+import { FLEET_PATH } from "@/app/_lib/links";
 
 export function NewServerPage() {
   const router = useRouter();

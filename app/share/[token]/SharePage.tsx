@@ -2,14 +2,14 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
-import { LiveIndicator } from "../../_components/LiveIndicator";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { RealtimeContext } from "../../_hooks/realtime";
-import { ShareGone } from "../_components/ShareGone";
-import { SharedAlerts } from "../_components/SharedAlerts";
-import { SharedFleetTable } from "../_components/SharedFleetTable";
-import { isGoneError, sharedViewKey, useShareSocket, useSharedViewQuery } from "../_hooks/shared-view";
+import { LiveIndicator } from "@/app/_components/LiveIndicator";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { RealtimeContext } from "@/app/_hooks/realtime";
+import { ShareGone } from "@/app/share/_components/ShareGone";
+import { SharedAlerts } from "@/app/share/_components/SharedAlerts";
+import { SharedFleetTable } from "@/app/share/_components/SharedFleetTable";
+import { isGoneError, sharedViewKey, useShareSocket, useSharedViewQuery } from "@/app/share/_hooks/shared-view";
 
 /**
  * A team's view as someone outside the team sees it: read-only, live, and gone the moment the

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { getDb } from "../../../lib/db";
-import { AppError } from "../../../lib/errors";
-import { enforceShareRateLimit } from "../../../lib/rate-limit/api-limit";
-import { findLiveShareLink } from "../../../lib/views/share-subscription";
+import { getDb } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { enforceShareRateLimit } from "@/lib/rate-limit/api-limit";
+import { findLiveShareLink } from "@/lib/views/share-subscription";
 import { SharePage } from "./SharePage";
 
 // Public: a read-only view for someone outside the team, opened by its token alone. Never

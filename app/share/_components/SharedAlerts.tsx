@@ -1,11 +1,11 @@
-import type { AlertStatusName } from "../../../lib/alerts/alert-dto";
-import type { Severity } from "../../../lib/audit/types";
-import type { SharedViewDto } from "../../../lib/views/view-dto";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { AlertStatusBadge } from "../../_components/alerts/AlertStatusBadge";
-import { kindLabel } from "../../_components/alerts/labels";
-import { SeverityBadge } from "../../_components/alerts/SeverityBadge";
+import type { AlertStatusName } from "@/lib/alerts/alert-dto";
+import type { Severity } from "@/lib/detection/types";
+import type { SharedViewDto } from "@/lib/views/view-dto";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { AlertStatusBadge } from "@/app/_components/alerts/AlertStatusBadge";
+import { kindLabel } from "@/app/_components/alerts/labels";
+import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 
 /** The view's alerts (its kinds, severities and time range), newest first; no review actions. */
 export function SharedAlerts({ alerts, servers }: { alerts: SharedViewDto["alerts"]; servers: SharedViewDto["servers"] }) {

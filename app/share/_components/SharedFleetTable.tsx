@@ -1,10 +1,10 @@
 "use client";
 
 import { Fragment, useState } from "react";
-import type { SharedViewDto } from "../../../lib/views/view-dto";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { StatusBadge } from "../../_components/StatusBadge";
-import { VisibleText } from "../../_components/VisibleText";
+import type { SharedViewDto } from "@/lib/views/view-dto";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { StatusBadge } from "@/app/_components/StatusBadge";
+import { VisibleText } from "@/app/_components/VisibleText";
 import { SharedToolList } from "./SharedToolList";
 
 const TRANSPORT: Record<string, string> = { stdio: "stdio", streamable_http: "Streamable HTTP", sse: "HTTP+SSE" };

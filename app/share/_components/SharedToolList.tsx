@@ -1,5 +1,5 @@
-import type { SharedTool } from "../../../lib/views/view-dto";
-import { VisibleText } from "../../_components/VisibleText";
+import type { SharedTool } from "@/lib/views/view-dto";
+import { VisibleText } from "@/app/_components/VisibleText";
 
 /**
  * One server's current tools, read-only. Everything here came from an MCP server and is

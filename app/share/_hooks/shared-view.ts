@@ -3,10 +3,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { io } from "socket.io-client";
-import { SHARE_SOCKET_EVENT, type ShareSocketEvent } from "../../../lib/realtime/events";
-import { SHARE_REFRESH_HEADER, type SharedViewDto } from "../../../lib/views/view-dto";
-import { ApiError } from "../../_hooks/api";
-import type { RealtimeState } from "../../_hooks/realtime";
+import { SHARE_SOCKET_EVENT, type ShareSocketEvent } from "@/lib/realtime/events";
+import { SHARE_REFRESH_HEADER, type SharedViewDto } from "@/lib/views/view-dto";
+import { ApiError } from "@/app/_hooks/api";
+import type { RealtimeState } from "@/app/_hooks/realtime";
 
 // The public share page's data and live connection. The token is the only credential: it goes
 // to this site only (the API path and the socket handshake's auth payload, never a URL query),

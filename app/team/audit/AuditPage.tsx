@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { useAuditQuery, useMeQuery } from "../../_hooks/queries";
-import type { AuditEvent } from "../../_hooks/types";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useAuditQuery, useMeQuery } from "@/app/_hooks/queries";
+import type { AuditEvent } from "@/app/_hooks/types";
 
 const ACTIONS: Record<string, string> = {
   "team.created": "created the team",

@@ -1,4 +1,4 @@
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../../lib/context-tokens/encoding";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
 
 /**
  * The team's total against its budget as a bar. A native role=meter with aria values: the bar is

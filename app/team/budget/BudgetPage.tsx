@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { TokenCount } from "../../_components/charts/TokenCount";
-import { TokenTrendChart } from "../../_components/charts/TokenTrendChart";
-import { useContextBudgetReportQuery } from "../../_hooks/context-budget-queries";
-import { useMeQuery } from "../../_hooks/queries";
-import { CONTEXT_TOKENS_LABEL } from "../../../lib/context-tokens/encoding";
+import { TokenCount } from "@/app/_components/charts/TokenCount";
+import { TokenTrendChart } from "@/app/_components/charts/TokenTrendChart";
+import { useContextBudgetReportQuery } from "@/app/_hooks/context-budget-queries";
+import { useMeQuery } from "@/app/_hooks/queries";
+import { CONTEXT_TOKENS_LABEL } from "@/lib/context-tokens/encoding";
 import { BudgetMeter } from "./BudgetMeter";
 import { ContextBudgetForm } from "./ContextBudgetForm";
 import { CostliestServersTable } from "./CostliestServersTable";

@@ -1,10 +1,10 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { FormError, TextField } from "../../_components/Field";
-import { ApiError } from "../../_hooks/api";
-import { useContextBudgetQuery, useUpdateContextBudget } from "../../_hooks/context-budget-queries";
-import { CONTEXT_TOKENS_LABEL } from "../../../lib/context-tokens/encoding";
+import { FormError, TextField } from "@/app/_components/Field";
+import { ApiError } from "@/app/_hooks/api";
+import { useContextBudgetQuery, useUpdateContextBudget } from "@/app/_hooks/context-budget-queries";
+import { CONTEXT_TOKENS_LABEL } from "@/lib/context-tokens/encoding";
 
 /**
  * Sets the team's context budget: what all its servers' tool lists may cost together in a model's

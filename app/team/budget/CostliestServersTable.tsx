@@ -1,6 +1,6 @@
 import Link from "next/link";
-import type { CostlyServer } from "../../../lib/context-tokens/costliest-servers";
-import { CONTEXT_TOKENS_LABEL, formatTokens } from "../../../lib/context-tokens/encoding";
+import type { CostlyServer } from "@/lib/context-tokens/costliest-servers";
+import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encoding";
 
 /** The servers whose latest tool lists cost most, largest first. Server names are untrusted: rendered as text only. */
 export function CostliestServersTable({ servers, total }: { servers: CostlyServer[]; total: number }) {

@@ -1,12 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { CacheFreshness, hitRateText, scopeText, ttlText } from "../../_components/cache/CacheFreshness";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { useCacheQuery } from "../../_hooks/cache-queries";
-import { useNow } from "../../_hooks/use-now";
-import { useMeQuery } from "../../_hooks/queries";
-import { serverHref } from "../../_lib/links";
+import { CacheFreshness, hitRateText, scopeText, ttlText } from "@/app/_components/cache/CacheFreshness";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { useCacheQuery } from "@/app/_hooks/cache-queries";
+import { useNow } from "@/app/_hooks/use-now";
+import { useMeQuery } from "@/app/_hooks/queries";
+import { serverHref } from "@/app/_lib/links";
 
 const OUTCOMES: Record<string, string> = { hit: "served from cache", miss: "fetched (no entry yet)", refresh: "fetched again" };
 

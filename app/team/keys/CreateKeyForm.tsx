@@ -2,10 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { FormError, SelectField, TextField } from "../../_components/Field";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import { grantableRoles, type ApiKey, type Role } from "../../_hooks/types";
+import { FormError, SelectField, TextField } from "@/app/_components/Field";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import { grantableRoles, type ApiKey, type Role } from "@/app/_hooks/types";
 
 export function CreateKeyForm({ myRole, onCreated }: { myRole: Role | null; onCreated: (key: ApiKey & { key: string }) => void }) {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 "use client";
 
-import { CopyButton } from "../../_components/CopyButton";
-import type { ApiKey } from "../../_hooks/types";
+import { CopyButton } from "@/app/_components/CopyButton";
+import type { ApiKey } from "@/app/_hooks/types";
 
 /** The one and only time the secret is on screen. */
 export function FreshKey({ apiKey, onDone }: { apiKey: ApiKey & { key: string }; onDone: () => void }) {

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useMeQuery } from "../../_hooks/queries";
-import type { ApiKey } from "../../_hooks/types";
+import { useMeQuery } from "@/app/_hooks/queries";
+import type { ApiKey } from "@/app/_hooks/types";
 import { CreateKeyForm } from "./CreateKeyForm";
 import { FreshKey } from "./FreshKey";
 import { KeysTable } from "./KeysTable";

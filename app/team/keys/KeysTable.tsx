@@ -2,11 +2,11 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConfirmButton } from "../../_components/ConfirmButton";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { RoleBadge } from "../../_components/RoleBadge";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useKeysQuery } from "../../_hooks/queries";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { RoleBadge } from "@/app/_components/RoleBadge";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useKeysQuery } from "@/app/_hooks/queries";
 import { TransferKey } from "./TransferKey";
 
 export function KeysTable() {

@@ -2,10 +2,10 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ROLE_RANK } from "../../../lib/auth/permissions";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys, useMembersQuery } from "../../_hooks/queries";
-import type { Role } from "../../_hooks/types";
+import { ROLE_RANK } from "@/lib/auth/permissions";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys, useMembersQuery } from "@/app/_hooks/queries";
+import type { Role } from "@/app/_hooks/types";
 
 /**
  * Hands a key to another member (POST /api/v1/keys/{id}/transfer), so it outlives its holder's

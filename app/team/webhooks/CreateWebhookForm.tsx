@@ -2,12 +2,12 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { ALERT_SEVERITIES, type AlertSeverityName, type WebhookFormat } from "../../../lib/webhooks/types";
-import { FormError, SelectField, TextField } from "../../_components/Field";
-import { SEVERITY_LABELS } from "../../_components/alerts/labels";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import type { WebhookWithSecret } from "../../_hooks/webhook-queries";
+import { ALERT_SEVERITIES, type AlertSeverityName, type WebhookFormat } from "@/lib/webhooks/types";
+import { FormError, SelectField, TextField } from "@/app/_components/Field";
+import { SEVERITY_LABELS } from "@/app/_components/alerts/labels";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import type { WebhookWithSecret } from "@/app/_hooks/webhook-queries";
 
 export const FORMAT_OPTIONS = [
   { value: "json", label: "JSON (signed)" },

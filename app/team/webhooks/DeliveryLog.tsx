@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import type { DeliveryStatus } from "../../../lib/webhooks/types";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { VisibleText } from "../../_components/VisibleText";
-import { useDeliveriesQuery } from "../../_hooks/webhook-queries";
+import type { DeliveryStatus } from "@/lib/webhooks/types";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useDeliveriesQuery } from "@/app/_hooks/webhook-queries";
 
 const STATUS: Record<DeliveryStatus, { label: string; className: string; title: string }> = {
   pending: { label: "pending", className: "status-pending", title: "Queued, not tried yet" },

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { CopyButton } from "../../_components/CopyButton";
-import { VisibleText } from "../../_components/VisibleText";
-import type { WebhookWithSecret } from "../../_hooks/webhook-queries";
+import { CopyButton } from "@/app/_components/CopyButton";
+import { VisibleText } from "@/app/_components/VisibleText";
+import type { WebhookWithSecret } from "@/app/_hooks/webhook-queries";
 import { VerifyHelp, type SignatureHeaders } from "./VerifyHelp";
 
 /** The one and only time a signing secret is on screen (after creation or rotation). */

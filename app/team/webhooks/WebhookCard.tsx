@@ -2,15 +2,15 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AlertSeverityName } from "../../../lib/webhooks/types";
-import { ConfirmButton } from "../../_components/ConfirmButton";
-import { VisibleText } from "../../_components/VisibleText";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import type { WebhookDto, WebhookWithSecret } from "../../_hooks/webhook-queries";
+import type { AlertSeverityName } from "@/lib/webhooks/types";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import type { WebhookDto, WebhookWithSecret } from "@/app/_hooks/webhook-queries";
 import { SEVERITY_OPTIONS } from "./CreateWebhookForm";
 import { DeliveryLog } from "./DeliveryLog";
-import { FlashMessage, type Flash } from "../../_components/FlashMessage";
+import { FlashMessage, type Flash } from "@/app/_components/FlashMessage";
 
 type Message = Flash | null;
 

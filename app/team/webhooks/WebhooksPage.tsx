@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { useMeQuery } from "../../_hooks/queries";
-import { useWebhooksQuery, type WebhookWithSecret } from "../../_hooks/webhook-queries";
+import { useMeQuery } from "@/app/_hooks/queries";
+import { useWebhooksQuery, type WebhookWithSecret } from "@/app/_hooks/webhook-queries";
 import { CreateWebhookForm } from "./CreateWebhookForm";
 import { FreshSecret } from "./FreshSecret";
 import { VerifyHelp, type SignatureHeaders } from "./VerifyHelp";

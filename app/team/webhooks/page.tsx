@@ -1,5 +1,5 @@
-import { webhookHeaders } from "../../../lib/webhooks/deliver-webhook";
-import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "../../../lib/webhooks/sign";
+import { webhookHeaders } from "@/lib/webhooks/deliver-webhook";
+import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from "@/lib/webhooks/sign";
 import { WebhooksPage } from "./WebhooksPage";
 
 export const metadata = { title: "Webhooks · Toolwatch" };

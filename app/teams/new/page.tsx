@@ -1,4 +1,4 @@
-import { CreateTeamForm } from "../../_components/CreateTeamForm";
+import { CreateTeamForm } from "@/app/_components/CreateTeamForm";
 
 export default function Page() {
   return (

@@ -2,13 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { ConfirmButton } from "../../_components/ConfirmButton";
-import { CopyButton } from "../../_components/CopyButton";
-import { FormError, TextField } from "../../_components/Field";
-import { RelativeTime } from "../../_components/RelativeTime";
-import { api, ApiError } from "../../_hooks/api";
-import { queryKeys } from "../../_hooks/queries";
-import { useShareLinksQuery, type ShareLinkDto } from "../../_hooks/view-queries";
+import { ConfirmButton } from "@/app/_components/ConfirmButton";
+import { CopyButton } from "@/app/_components/CopyButton";
+import { FormError, TextField } from "@/app/_components/Field";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { api, ApiError } from "@/app/_hooks/api";
+import { queryKeys } from "@/app/_hooks/queries";
+import { useShareLinksQuery, type ShareLinkDto } from "@/app/_hooks/view-queries";
 
 type CreatedLink = { id: string; token: string; url: string; expiresAt: string | null };
 

@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { describeFilters } from "../../_components/fleet/filter-labels";
-import { VisibleText } from "../../_components/VisibleText";
-import { ApiError, useCan } from "../../_hooks/queries";
-import { useViewQuery } from "../../_hooks/view-queries";
-import { openViewHref } from "../view-actions";
+import { describeFilters } from "@/app/_components/fleet/filter-labels";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { ApiError, useCan } from "@/app/_hooks/queries";
+import { useViewQuery } from "@/app/_hooks/view-queries";
+import { openViewHref } from "@/app/views/view-actions";
 import { ShareLinks } from "./ShareLinks";
 
 /** One view: what it shows, and its read-only share links for people outside the team. */

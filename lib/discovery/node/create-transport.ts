@@ -1,6 +1,6 @@
 import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import type { ServerConnectionConfig } from "../connection-config";
+import type { ServerConnectionConfig } from "@/lib/discovery/connection-config";
 import type { GuardedFetch } from "./guarded-fetch";
 
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;

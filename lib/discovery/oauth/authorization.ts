@@ -12,7 +12,7 @@ import {
   type OAuthClientProvider,
   type Transport,
 } from "@modelcontextprotocol/client";
-import type { GuardedFetch } from "../node/guarded-fetch";
+import type { GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 
 /** Whether `error` (or a cause of it) says the server wants an authorization we do not hold. */
 export function isAuthorizationRequired(error: unknown): boolean {

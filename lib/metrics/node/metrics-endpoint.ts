@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { metricsRegistry } from "../registry";
+import { metricsRegistry } from "@/lib/metrics/registry";
 
 // GET /metrics in Prometheus's text format, on the web port (server.ts) and on the worker's own
 // port (TOOLWATCH_WORKER_METRICS_PORT). With TOOLWATCH_METRICS_TOKEN set, a scrape must send

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
-import { createRouteMatcher } from "../route-template";
-import { observeHttpRequest } from "../web-metrics";
+import { createRouteMatcher } from "@/lib/metrics/route-template";
+import { observeHttpRequest } from "@/lib/metrics/web-metrics";
 import { listAppRoutes } from "./app-routes";
 import { isMetricsRequest, serveMetrics } from "./metrics-endpoint";
 

@@ -1,8 +1,8 @@
 import type { DefaultEventsMap, Server, Socket } from "socket.io";
-import type { Db } from "../../db";
-import { AppError } from "../../errors";
-import { findLiveShareLink, listLiveShareLinkIds, listSharedServerIds, type LiveShareLink } from "../../views/share-subscription";
-import { SHARE_SOCKET_EVENT, shareRoom, type RealtimeEvent, type ShareSocketEvent } from "../events";
+import type { Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { findLiveShareLink, listLiveShareLinkIds, listSharedServerIds, type LiveShareLink } from "@/lib/views/share-subscription";
+import { SHARE_SOCKET_EVENT, shareRoom, type RealtimeEvent, type ShareSocketEvent } from "@/lib/realtime/events";
 
 // Sockets of public share pages (handshake `auth: { shareToken }`). Each is in its link's room
 // only — never a tenant or user room — and hears:

@@ -1,12 +1,12 @@
 import type { Server as HttpServer } from "node:http";
 import { fromNodeHeaders } from "better-auth/node";
 import { Server, type DefaultEventsMap, type Socket } from "socket.io";
-import { authenticate, type Principal } from "../../auth/authenticate";
-import { listTeamsOf } from "../../auth/teams";
-import { getDb, type Db } from "../../db";
-import { AppError } from "../../errors";
-import { SOCKET_EVENT, tenantRoom, userRoom, type RealtimeEvent } from "../events";
-import { listenForEvents } from "../listen";
+import { authenticate, type Principal } from "@/lib/auth/authenticate";
+import { listTeamsOf } from "@/lib/auth/teams";
+import { getDb, type Db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { SOCKET_EVENT, tenantRoom, userRoom, type RealtimeEvent } from "@/lib/realtime/events";
+import { listenForEvents } from "@/lib/realtime/listen";
 import { authenticateShareSocket, createShareRelay, type ShareSocketData } from "./share-sockets";
 
 // socket.io for the web process. Who a socket is and which rooms it is in are decided here, on

@@ -1,8 +1,8 @@
 import { toNextJsHandler } from "better-auth/next-js";
-import { withRetryAfter } from "../../../../lib/auth/account-rate-limit";
-import { getAuth } from "../../../../lib/auth/auth";
-import { route } from "../../../_lib/http";
-import { assertSameOrigin } from "../../../_lib/request-context";
+import { withRetryAfter } from "@/lib/auth/account-rate-limit";
+import { getAuth } from "@/lib/auth/auth";
+import { route } from "@/app/_lib/http";
+import { assertSameOrigin } from "@/app/_lib/request-context";
 
 // better-auth's own endpoints: sign-up/in/out, session, organization plugin.
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { listAlerts } from "../../../../lib/alerts/list-alerts";
-import { withTeam } from "../../../_lib/handler";
+import { listAlerts } from "@/lib/alerts/list-alerts";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listAuditEvents } from "../../../../lib/audit-log/list-audit";
-import { withTeam } from "../../../_lib/handler";
+import { listAuditEvents } from "@/lib/audit-log/list-audit";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

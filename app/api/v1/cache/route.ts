@@ -1,5 +1,5 @@
-import { listCacheEntries } from "../../../../lib/cache/list-cache-entries";
-import { withTeam } from "../../../_lib/handler";
+import { listCacheEntries } from "@/lib/cache/list-cache-entries";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listCollisions } from "../../../../lib/collisions/list-collisions";
-import { withTeam } from "../../../_lib/handler";
+import { listCollisions } from "@/lib/collisions/list-collisions";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

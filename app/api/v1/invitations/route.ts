@@ -1,6 +1,6 @@
-import { createInvitation, listInvitations } from "../../../../lib/auth/invitations";
-import { publicBaseUrl, readJson } from "../../../_lib/http";
-import { withTeam } from "../../../_lib/handler";
+import { createInvitation, listInvitations } from "@/lib/auth/invitations";
+import { publicBaseUrl, readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

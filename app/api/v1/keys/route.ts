@@ -1,6 +1,6 @@
-import { createApiKey, listApiKeys } from "../../../../lib/auth/api-keys";
-import { readJson } from "../../../_lib/http";
-import { withTeam } from "../../../_lib/handler";
+import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { describeCaller } from "../../../../lib/auth/describe-caller";
-import { getDb } from "../../../../lib/db";
-import { withCaller } from "../../../_lib/handler";
+import { describeCaller } from "@/lib/auth/describe-caller";
+import { getDb } from "@/lib/db";
+import { withCaller } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listMembers } from "../../../../lib/auth/members";
-import { withTeam } from "../../../_lib/handler";
+import { listMembers } from "@/lib/auth/members";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

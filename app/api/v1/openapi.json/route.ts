@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from "../../../../lib/openapi/document";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { getOverview } from "../../../../lib/overview/get-overview";
-import { withTeam } from "../../../_lib/handler";
+import { getOverview } from "@/lib/overview/get-overview";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

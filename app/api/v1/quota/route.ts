@@ -1,5 +1,5 @@
-import { getTeamQuota } from "../../../../lib/tenants/team-quota";
-import { withTeam } from "../../../_lib/handler";
+import { getTeamQuota } from "@/lib/tenants/team-quota";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { searchTeam } from "../../../../lib/search/search-team";
-import { withTeam } from "../../../_lib/handler";
+import { searchTeam } from "@/lib/search/search-team";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { createServer } from "../../../../lib/servers/create-server";
-import { getServerDetail } from "../../../../lib/servers/get-server-detail";
-import { listServerPageJson } from "../../../../lib/servers/list-servers";
-import { readJson, sharedJsonResponse } from "../../../_lib/http";
-import { withTeam } from "../../../_lib/handler";
+import { createServer } from "@/lib/servers/create-server";
+import { getServerDetail } from "@/lib/servers/get-server-detail";
+import { listServerPageJson } from "@/lib/servers/list-servers";
+import { readJson, sharedJsonResponse } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

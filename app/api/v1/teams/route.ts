@@ -1,7 +1,7 @@
-import { createOwnTeam, listTeamsOf } from "../../../../lib/auth/teams";
-import { getDb } from "../../../../lib/db";
-import { readJson } from "../../../_lib/http";
-import { withUser } from "../../../_lib/handler";
+import { createOwnTeam, listTeamsOf } from "@/lib/auth/teams";
+import { getDb } from "@/lib/db";
+import { readJson } from "@/app/_lib/http";
+import { withUser } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

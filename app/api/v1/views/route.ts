@@ -1,6 +1,6 @@
-import { createView, listViews } from "../../../../lib/views/views";
-import { readJson } from "../../../_lib/http";
-import { withTeam } from "../../../_lib/handler";
+import { createView, listViews } from "@/lib/views/views";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

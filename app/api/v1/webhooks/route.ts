@@ -1,7 +1,7 @@
-import { listWebhooks } from "../../../../lib/webhooks/list-webhooks";
-import { createWebhook } from "../../../../lib/webhooks/save-webhook";
-import { readJson } from "../../../_lib/http";
-import { withTeam } from "../../../_lib/handler";
+import { listWebhooks } from "@/lib/webhooks/list-webhooks";
+import { createWebhook } from "@/lib/webhooks/save-webhook";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

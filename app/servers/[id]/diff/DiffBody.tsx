@@ -1,6 +1,6 @@
-import type { ToolListDiff } from "../../../../lib/diff/types";
-import { levelRank } from "../../../_components/diff/levels";
-import { AddedRemovedToolCard, ChangedToolCard } from "../../../_components/diff/ToolChangeView";
+import type { ToolListDiff } from "@/lib/diff/types";
+import { levelRank } from "@/app/_components/diff/levels";
+import { AddedRemovedToolCard, ChangedToolCard } from "@/app/_components/diff/ToolChangeView";
 
 /** Changed tools (most severe first), then removed, then added ones. */
 export function DiffBody({ serverId, diff }: { serverId: string; diff: ToolListDiff }) {

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
-import { ApiError, useServerQuery } from "../../../_hooks/queries";
-import { useDiffQuery } from "../../../_hooks/history-queries";
-import { FLEET_PATH, diffHref, serverHref } from "../../../_lib/links";
+import { ApiError, useServerQuery } from "@/app/_hooks/queries";
+import { useDiffQuery } from "@/app/_hooks/history-queries";
+import { FLEET_PATH, diffHref, serverHref } from "@/app/_lib/links";
 import { DiffBody } from "./DiffBody";
 import { DiffSummary } from "./DiffSummary";
 import { DIFF_KINDS, KindNav, parseDiffKind } from "./KindNav";

@@ -1,8 +1,8 @@
-import { ChangeCounts } from "../../../_components/ChangeCounts";
-import { LevelBadge } from "../../../_components/LevelBadge";
-import { RelativeTime } from "../../../_components/RelativeTime";
-import { VisibleText } from "../../../_components/VisibleText";
-import type { SnapshotDiff } from "../../../_hooks/history-queries";
+import { ChangeCounts } from "@/app/_components/ChangeCounts";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { VisibleText } from "@/app/_components/VisibleText";
+import type { SnapshotDiff } from "@/app/_hooks/history-queries";
 
 /** The whole diff at a glance: counts, the highest level, findings per level, renames, order. */
 export function DiffSummary({ result }: { result: SnapshotDiff }) {

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import type { SurfaceItemChange } from "../../../../lib/diff/diff-surface";
-import type { SnapshotDiff } from "../../../_hooks/history-queries";
-import { diffHref, type DiffKind } from "../../../_lib/links";
+import type { SurfaceItemChange } from "@/lib/diff/diff-surface";
+import type { SnapshotDiff } from "@/app/_hooks/history-queries";
+import { diffHref, type DiffKind } from "@/app/_lib/links";
 
 export const DIFF_KINDS: Array<{ id: DiffKind; label: string; kind: SurfaceItemChange["kind"] | null }> = [
   { id: "tools", label: "Tools", kind: null },

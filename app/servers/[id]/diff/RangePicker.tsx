@@ -1,7 +1,7 @@
 "use client";
 
-import type { SnapshotDto } from "../../../../lib/servers/server-dto";
-import { useSnapshotsQuery } from "../../../_hooks/queries";
+import type { SnapshotDto } from "@/lib/servers/server-dto";
+import { useSnapshotsQuery } from "@/app/_hooks/queries";
 
 export type Range = { from: string | null; to: string | null };
 

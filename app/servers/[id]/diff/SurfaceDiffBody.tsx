@@ -1,7 +1,7 @@
-import type { SurfaceItemChange } from "../../../../lib/diff/diff-surface";
-import { levelRank } from "../../../_components/diff/levels";
-import { SurfaceChangeCard } from "../../../_components/diff/SurfaceChangeView";
-import type { SnapshotDiff } from "../../../_hooks/history-queries";
+import type { SurfaceItemChange } from "@/lib/diff/diff-surface";
+import { levelRank } from "@/app/_components/diff/levels";
+import { SurfaceChangeCard } from "@/app/_components/diff/SurfaceChangeView";
+import type { SnapshotDiff } from "@/app/_hooks/history-queries";
 
 const ORDER: Record<SurfaceItemChange["change"], number> = { changed: 0, removed: 1, added: 2 };
 

@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { ServerForm } from "../../../_components/server-form/ServerForm";
-import { ApiError, useCan, useServerQuery } from "../../../_hooks/queries";
+import { ServerForm } from "@/app/_components/server-form/ServerForm";
+import { ApiError, useCan, useServerQuery } from "@/app/_hooks/queries";
 import { ServerProbeOverride } from "./ServerProbeOverride";
-import { FLEET_PATH } from "../../../_lib/links";
+import { FLEET_PATH } from "@/app/_lib/links";
 
 export function EditServerPage({ id }: { id: string }) {
   const router = useRouter();

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { CLIENT_IDENTITIES } from "../../../../lib/discovery/client-identities";
-import type { IdentityProbeState } from "../../../../lib/identity-probes/types";
-import { useIdentityProbesQuery, useSaveServerProbeSettings } from "../../../_hooks/identity-probe-queries";
+import { CLIENT_IDENTITIES } from "@/lib/discovery/client-identities";
+import type { IdentityProbeState } from "@/lib/identity-probes/types";
+import { useIdentityProbesQuery, useSaveServerProbeSettings } from "@/app/_hooks/identity-probe-queries";
 
 type Mode = "team" | "on" | "off";
 

@@ -1,6 +1,6 @@
 // `--oauth-headless`: for test authorization servers that approve at once (the conformance
 // suite's answer /authorize with a redirect to the callback), the CLI plays the browser itself.
-import type { GuardedFetch } from "../../node/guarded-fetch";
+import type { GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 
 const MAX_HOPS = 10;
 

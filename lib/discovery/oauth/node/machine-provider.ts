@@ -8,7 +8,7 @@ import {
   requestJwtAuthorizationGrant,
   type OAuthClientProvider,
 } from "@modelcontextprotocol/client";
-import type { GuardedFetch } from "../../node/guarded-fetch";
+import type { GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
 
 export type MachineCredentials = {
   clientId: string;

@@ -1,5 +1,5 @@
-import { readDocsAsset } from "../../../../../lib/openapi/docs-page";
-import { route } from "../../../../_lib/http";
+import { readDocsAsset } from "@/lib/openapi/docs-page";
+import { route } from "@/app/_lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { getDb } from "../../../../../lib/db";
-import { listTeamQuotas } from "../../../../../lib/tenants/team-quota";
-import { withUser } from "../../../../_lib/handler";
+import { getDb } from "@/lib/db";
+import { listTeamQuotas } from "@/lib/tenants/team-quota";
+import { withUser } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

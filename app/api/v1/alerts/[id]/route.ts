@@ -1,5 +1,5 @@
-import { getAlert } from "../../../../../lib/alerts/get-alert";
-import { withTeam } from "../../../../_lib/handler";
+import { getAlert } from "@/lib/alerts/get-alert";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { bulkAcknowledgeAlerts } from "../../../../../lib/alerts/acknowledge-alert";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { bulkAcknowledgeAlerts } from "@/lib/alerts/acknowledge-alert";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { cancelInvitation, describeInvitation } from "../../../../../lib/auth/invitations";
-import { getDb } from "../../../../../lib/db";
-import { withPublic, withTeam } from "../../../../_lib/handler";
+import { cancelInvitation, describeInvitation } from "@/lib/auth/invitations";
+import { getDb } from "@/lib/db";
+import { withPublic, withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

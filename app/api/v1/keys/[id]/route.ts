@@ -1,5 +1,5 @@
-import { revokeApiKey } from "../../../../../lib/auth/api-keys";
-import { withTeam } from "../../../../_lib/handler";
+import { revokeApiKey } from "@/lib/auth/api-keys";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

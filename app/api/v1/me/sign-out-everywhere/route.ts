@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
-import { signOutEverywhere } from "../../../../../lib/auth/sessions";
-import { getDb } from "../../../../../lib/db";
-import { withUser } from "../../../../_lib/handler";
+import { signOutEverywhere } from "@/lib/auth/sessions";
+import { getDb } from "@/lib/db";
+import { withUser } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

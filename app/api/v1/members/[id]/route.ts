@@ -1,6 +1,6 @@
-import { changeMemberRole, removeMember } from "../../../../../lib/auth/members";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { changeMemberRole, removeMember } from "@/lib/auth/members";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

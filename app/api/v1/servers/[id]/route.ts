@@ -1,8 +1,8 @@
-import { deleteServer } from "../../../../../lib/servers/delete-server";
-import { getServerDetail } from "../../../../../lib/servers/get-server-detail";
-import { updateServer } from "../../../../../lib/servers/update-server";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { deleteServer } from "@/lib/servers/delete-server";
+import { getServerDetail } from "@/lib/servers/get-server-detail";
+import { updateServer } from "@/lib/servers/update-server";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

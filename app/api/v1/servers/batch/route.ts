@@ -1,6 +1,6 @@
-import { createServersBatch } from "../../../../../lib/servers/create-servers-batch";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { createServersBatch } from "@/lib/servers/create-servers-batch";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { importServers, MAX_IMPORT_CONFIG_CHARS } from "../../../../../lib/import/import-servers";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { importServers, MAX_IMPORT_CONFIG_CHARS } from "@/lib/import/import-servers";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { getDb } from "../../../../../lib/db";
-import { enforceShareRateLimit } from "../../../../../lib/rate-limit/api-limit";
-import { resolveShare } from "../../../../../lib/views/resolve-share";
-import { SHARE_REFRESH_HEADER } from "../../../../../lib/views/view-dto";
-import { withPublic } from "../../../../_lib/handler";
+import { getDb } from "@/lib/db";
+import { enforceShareRateLimit } from "@/lib/rate-limit/api-limit";
+import { resolveShare } from "@/lib/views/resolve-share";
+import { SHARE_REFRESH_HEADER } from "@/lib/views/view-dto";
+import { withPublic } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { getSnapshot } from "../../../../../lib/servers/get-snapshot";
-import { withTeam } from "../../../../_lib/handler";
+import { getSnapshot } from "@/lib/servers/get-snapshot";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { getContextBudget, updateContextBudget } from "../../../../../lib/tenants/context-budget";
-import { withTeam } from "../../../../_lib/handler";
-import { readJson } from "../../../../_lib/http";
+import { getContextBudget, updateContextBudget } from "@/lib/tenants/context-budget";
+import { withTeam } from "@/app/_lib/handler";
+import { readJson } from "@/app/_lib/http";
 
 export const dynamic = "force-dynamic";
 

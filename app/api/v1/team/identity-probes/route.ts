@@ -1,6 +1,6 @@
-import { getTeamProbeSettings, updateTeamProbeSettings } from "../../../../../lib/identity-probes/probe-settings";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { getTeamProbeSettings, updateTeamProbeSettings } from "@/lib/identity-probes/probe-settings";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { deleteView, getView, updateView } from "../../../../../lib/views/views";
-import { readJson } from "../../../../_lib/http";
-import { withTeam } from "../../../../_lib/handler";
+import { deleteView, getView, updateView } from "@/lib/views/views";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

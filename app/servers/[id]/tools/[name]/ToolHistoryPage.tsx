@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { VisibleText } from "../../../../_components/VisibleText";
-import { useToolHistoryQuery, type ToolHistory } from "../../../../_hooks/history-queries";
-import { ApiError, useServerQuery } from "../../../../_hooks/queries";
-import { FLEET_PATH, serverHref } from "../../../../_lib/links";
+import { VisibleText } from "@/app/_components/VisibleText";
+import { useToolHistoryQuery, type ToolHistory } from "@/app/_hooks/history-queries";
+import { ApiError, useServerQuery } from "@/app/_hooks/queries";
+import { FLEET_PATH, serverHref } from "@/app/_lib/links";
 import { VersionCard } from "./VersionCard";
 
 /** Every version of one tool this server has offered, each with what changed against the one before. */

@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { LevelBadge } from "../../../../_components/LevelBadge";
-import { RelativeTime } from "../../../../_components/RelativeTime";
-import { ChangeDetails } from "../../../../_components/diff/ToolChangeView";
-import { DefinitionDetails } from "../../../../_components/diff/JsonBlock";
-import { VisibleText } from "../../../../_components/VisibleText";
-import type { ToolHistory } from "../../../../_hooks/history-queries";
-import { diffHref } from "../../../../_lib/links";
+import { LevelBadge } from "@/app/_components/LevelBadge";
+import { RelativeTime } from "@/app/_components/RelativeTime";
+import { ChangeDetails } from "@/app/_components/diff/ToolChangeView";
+import { DefinitionDetails } from "@/app/_components/diff/JsonBlock";
+import { VisibleText } from "@/app/_components/VisibleText";
+import type { ToolHistory } from "@/app/_hooks/history-queries";
+import { diffHref } from "@/app/_lib/links";
 
 type Version = ToolHistory["versions"][number];
 export type VersionStatus = "current" | "superseded" | "removed";

@@ -1,6 +1,6 @@
-import { acknowledgeAlert } from "../../../../../../lib/alerts/acknowledge-alert";
-import { readOptionalJson } from "../../../../../_lib/http";
-import { withTeam } from "../../../../../_lib/handler";
+import { acknowledgeAlert } from "@/lib/alerts/acknowledge-alert";
+import { readOptionalJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { rejectAlert } from "../../../../../../lib/alerts/reject-alert";
-import { readOptionalJson } from "../../../../../_lib/http";
-import { withTeam } from "../../../../../_lib/handler";
+import { rejectAlert } from "@/lib/alerts/reject-alert";
+import { readOptionalJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { acceptInvitation } from "../../../../../../lib/auth/accept-invitation";
-import { getDb } from "../../../../../../lib/db";
-import { withUser } from "../../../../../_lib/handler";
+import { acceptInvitation } from "@/lib/auth/accept-invitation";
+import { getDb } from "@/lib/db";
+import { withUser } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { transferApiKey } from "../../../../../../lib/auth/key-ownership";
-import { readJson } from "../../../../../_lib/http";
-import { withTeam } from "../../../../../_lib/handler";
+import { transferApiKey } from "@/lib/auth/key-ownership";
+import { readJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { diffSnapshots } from "../../../../../../lib/history/diff-snapshots";
-import { withTeam } from "../../../../../_lib/handler";
+import { diffSnapshots } from "@/lib/history/diff-snapshots";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

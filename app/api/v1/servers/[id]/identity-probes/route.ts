@@ -1,5 +1,5 @@
-import { getIdentityProbeState } from "../../../../../../lib/identity-probes/get-probe-state";
-import { withTeam } from "../../../../../_lib/handler";
+import { getIdentityProbeState } from "@/lib/identity-probes/get-probe-state";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

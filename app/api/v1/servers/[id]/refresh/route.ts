@@ -1,5 +1,5 @@
-import { requestRefresh } from "../../../../../../lib/servers/request-refresh";
-import { withTeam } from "../../../../../_lib/handler";
+import { requestRefresh } from "@/lib/servers/request-refresh";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listSnapshots } from "../../../../../../lib/servers/list-snapshots";
-import { withTeam } from "../../../../../_lib/handler";
+import { listSnapshots } from "@/lib/servers/list-snapshots";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

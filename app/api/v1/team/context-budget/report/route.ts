@@ -1,5 +1,5 @@
-import { getContextBudgetReport } from "../../../../../../lib/tenants/context-budget-report";
-import { withTeam } from "../../../../../_lib/handler";
+import { getContextBudgetReport } from "@/lib/tenants/context-budget-report";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { createShareLink } from "../../../../../../lib/views/share-links";
-import { publicBaseUrl, readOptionalJson } from "../../../../../_lib/http";
-import { withTeam } from "../../../../../_lib/handler";
+import { createShareLink } from "@/lib/views/share-links";
+import { publicBaseUrl, readOptionalJson } from "@/app/_lib/http";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listShareLinks } from "../../../../../../lib/views/share-links";
-import { withTeam } from "../../../../../_lib/handler";
+import { listShareLinks } from "@/lib/views/share-links";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { listWebhookDeliveries } from "../../../../../../lib/webhooks/list-deliveries";
-import { withTeam } from "../../../../../_lib/handler";
+import { listWebhookDeliveries } from "@/lib/webhooks/list-deliveries";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

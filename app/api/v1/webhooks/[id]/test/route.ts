@@ -1,5 +1,5 @@
-import { sendTestWebhook } from "../../../../../../lib/webhooks/send-test";
-import { withTeam } from "../../../../../_lib/handler";
+import { sendTestWebhook } from "@/lib/webhooks/send-test";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { getDb } from "../../../../../../../lib/db";
-import { setTeamQuota } from "../../../../../../../lib/tenants/team-quota";
-import { readJson } from "../../../../../../_lib/http";
-import { withUser } from "../../../../../../_lib/handler";
+import { getDb } from "@/lib/db";
+import { setTeamQuota } from "@/lib/tenants/team-quota";
+import { readJson } from "@/app/_lib/http";
+import { withUser } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { startAuthorization } from "../../../../../../../lib/oauth/authorization-flow";
-import { publicBaseUrl } from "../../../../../../_lib/http";
-import { withUserInTeam } from "../../../../../../_lib/handler";
+import { startAuthorization } from "@/lib/oauth/authorization-flow";
+import { publicBaseUrl } from "@/app/_lib/http";
+import { withUserInTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { getToolHistory } from "../../../../../../../../lib/history/tool-history";
-import { withTeam } from "../../../../../../../_lib/handler";
+import { getToolHistory } from "@/lib/history/tool-history";
+import { withTeam } from "@/app/_lib/handler";
 
 export const dynamic = "force-dynamic";
 

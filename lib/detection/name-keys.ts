@@ -2,7 +2,7 @@
 // and hand the rules only the candidate partners instead of the whole fleet. Pure: the same
 // functions compute the keys written to the index and the keys the rules check.
 import { extractWithLimits } from "./extract";
-import { nonAsciiToPrototypes } from "../text/confusables";
+import { nonAsciiToPrototypes } from "@/lib/text/confusables";
 import { normalizeText } from "./normalize";
 import type { ToolLike } from "./types";
 

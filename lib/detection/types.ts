@@ -1,6 +1,6 @@
-import type { ToolLike } from "../diff";
+import type { ToolLike } from "@/lib/diff";
 
-export type { ToolLike } from "../diff";
+export type { ToolLike } from "@/lib/diff";
 
 export type Severity = "critical" | "high" | "medium" | "low" | "info";
 export const SEVERITY_RANK: Record<Severity, number> = { info: 0, low: 1, medium: 2, high: 3, critical: 4 };

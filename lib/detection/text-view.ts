@@ -2,7 +2,7 @@
 // normalized view with offsets back into the raw text (phrase rules), and the framing questions
 // phrase rules ask about a match: is it quoted, or offered as an example by text that describes
 // attacks ("detects prompts such as '…'")? Such matches are discounted to low, not dropped.
-import { visibleText } from "../diff/render-text";
+import { visibleText } from "@/lib/diff/render-text";
 import { normalizeText, rawSpan, type NormalizedText } from "./normalize";
 import type { Evidence } from "./types";
 

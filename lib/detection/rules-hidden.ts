@@ -1,6 +1,6 @@
 // Family A — hidden or obfuscated content (detection-rules R1–R5). R1 and R2 read the raw text:
 // the normalized view has already dropped what they look for.
-import { hiddenCharName } from "../text/reveal-hidden";
+import { hiddenCharName } from "@/lib/text/reveal-hidden";
 import { escapeLength, isLookalike } from "./normalize";
 import { PATH_TARGETS } from "./rules-data";
 import type { FindingSink, Scope } from "./sink";

@@ -2,7 +2,7 @@
 // R22 is how A–D findings inside schema fields are reported as schema poisoning; R23–R25 look at
 // the schema itself: identifiers that are sentences, defaults that are commands, open sinks, and
 // prose that contradicts the schema or the annotations.
-import { isObject } from "../diff/json";
+import { isObject } from "@/lib/diff/json";
 import { inputProperties } from "./extract";
 import { expandIdentifier, normalizeText } from "./normalize";
 import { METADATA_HOST, PATH_TARGETS } from "./rules-data";

@@ -1,8 +1,8 @@
 // Family F — rules that need history (detection-rules R26–R30, R32): what a change introduced,
 // annotation drift, new parameters, silent changes, rename evasion and collapse. The diff engine
 // (lib/diff) says what changed; these rules say what the change means for security.
-import { diffTool, diffToolLists, type Finding as DiffFinding } from "../diff";
-import { isObject } from "../diff/json";
+import { diffTool, diffToolLists, type Finding as DiffFinding } from "@/lib/diff";
+import { isObject } from "@/lib/diff/json";
 import { toolCues, type CueHit } from "./cues";
 import { crossIndex, type CrossIndex } from "./rules-cross";
 import { FindingSink } from "./sink";

@@ -3,7 +3,7 @@
 // value, default, example, const, property name and the strings of non-standard keywords (a
 // poisoned "extra" field is as visible to the model as a description: CyberArk full-schema
 // poisoning). Pure, bounded: deep or huge schemas are cut off, never recursed without limit.
-import { isObject, joinPointer } from "../diff/json";
+import { isObject, joinPointer } from "@/lib/diff/json";
 import type { ExtractedString, StringField, ToolLike } from "./types";
 
 const MAX_DEPTH = 64;

@@ -3,7 +3,7 @@
 // their descriptions), plus the strings a tool does not have (a resource's uri and mimeType), so
 // every rule that reads a tool's text reads these too. Findings carry `item` (kind and name) and
 // pointers into the item as served ("/arguments/0/description", "/uri").
-import { isObject, joinPointer } from "../diff/json";
+import { isObject, joinPointer } from "@/lib/diff/json";
 import type { AuditFinding, ExtractedString, ItemKind, PromptLike, ResourceLike, ToolLike } from "./types";
 
 export type MappedItem = { kind: ItemKind; name: string; tool: ToolLike; extra: ExtractedString[]; pointer: (p: string) => string };

@@ -1,7 +1,7 @@
 // Compact terminal rendering of an audit report (the CLI's default output). Every untrusted string
 // (tool names, evidence, decoded payloads, messages) goes through visibleText: hidden characters
 // become ⟦markers⟧, control codes never reach the TTY, newlines show as ↵.
-import { visibleText } from "../diff/render-text";
+import { visibleText } from "@/lib/diff/render-text";
 import type { AuditReport } from "./report";
 import { SEVERITY_RANK, type AuditFinding, type Severity } from "./types";
 

@@ -1,7 +1,7 @@
 // Family D — cross-tool and cross-server (detection-rules R19–R21): shadowing by reference to a
 // distinctive tool that only another of the team's servers has, steering the agent away from other
 // tools, and name collisions (duplicates, the same or a look-alike name on another server).
-import { canonicalKey } from "../diff/json";
+import { canonicalKey } from "@/lib/diff/json";
 import { areSiblings, foldName as fold, MIN_EDIT_SKELETON, nameSkeleton as skeleton, skeletonVariants, withinOneEdit } from "./name-keys";
 import type { FindingSink, Scope } from "./sink";
 import { matches, type TextView } from "./text-view";
