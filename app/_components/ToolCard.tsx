@@ -54,14 +54,14 @@ export function ToolCard({ tool, href }: { tool: ToolDto; href?: string }) {
       ) : null}
       <details>
         <summary>Input schema</summary>
-        <pre className="schema">
+        <pre className="schema" tabIndex={0}>
           <VisibleText text={JSON.stringify(def.inputSchema, null, 2)} />
         </pre>
       </details>
       {def.outputSchema ? (
         <details>
           <summary>Output schema</summary>
-          <pre className="schema">
+          <pre className="schema" tabIndex={0}>
             <VisibleText text={JSON.stringify(def.outputSchema, null, 2)} />
           </pre>
         </details>

@@ -4,7 +4,8 @@ import { VisibleText } from "@/app/_components/VisibleText";
 export function JsonBlock({ value, className = "" }: { value: unknown; className?: string }) {
   if (value === undefined) return <span className="muted small">(absent)</span>;
   return (
-    <pre className={`json ${className}`}>
+    // Focusable: a long value scrolls, and keyboard users must be able to scroll it (WCAG 2.1.1).
+    <pre className={`json ${className}`} tabIndex={0}>
       <VisibleText text={JSON.stringify(value, null, 2)} />
     </pre>
   );

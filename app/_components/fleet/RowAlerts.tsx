@@ -13,7 +13,8 @@ export function RowAlerts({ serverId, counts }: { serverId: string; counts: Seve
     <div className="row-alerts" data-testid="row-alerts">
       {present.map((s) => {
         const n = counts[s]!;
-        const text = `${n} open ${SEVERITY_LABELS[s].toLowerCase()} alert${n === 1 ? "" : "s"}`;
+        // The accessible name starts with the visible text ("2 High"), as WCAG 2.5.3 asks.
+        const text = `${n} ${SEVERITY_LABELS[s]} open alert${n === 1 ? "" : "s"}`;
         return (
           <Link key={s} href={`/alerts?${new URLSearchParams({ status: "open", severity: s, serverId }).toString()}`} title={text} aria-label={text}>
             <span className={`sev sev-${s}`} data-severity={s}>

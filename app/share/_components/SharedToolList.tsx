@@ -52,7 +52,7 @@ function Schema({ label, schema }: { label: string; schema: unknown }) {
   return (
     <details>
       <summary>{label}</summary>
-      <pre className="schema">
+      <pre className="schema" tabIndex={0}>
         <VisibleText text={JSON.stringify(schema ?? null, null, 2)} />
       </pre>
     </details>
