@@ -192,7 +192,7 @@ describe("security alerts in Chromium", () => {
     await open.getByRole("link", { name: "1 open" }).click();
     await page.waitForURL((url) => url.pathname === "/alerts" && url.searchParams.get("serverId") === serverId && url.searchParams.get("status") === "open");
     await page.getByTestId("alert-row").first().waitFor({ timeout: 15_000 });
-    expect(await page.getByLabel("Server").inputValue()).toBe(serverId);
+    expect(await page.getByLabel("Server", { exact: true }).inputValue()).toBe(serverId);
     await page.goBack();
     const policy = page.getByTestId("server-audit-policy");
     expect(await policy.getAttribute("data-policy")).toBe("trust_first");

@@ -75,6 +75,9 @@ describe("invitation by link in two browsers", () => {
     await guestPage.getByText(`Signed in as ${viewerEmail}`).waitFor();
     await guestPage.getByRole("button", { name: "Accept and join Acme Tools" }).click();
     await guestPage.waitForURL((url) => url.pathname === "/");
+    // Home is the team's overview; the fleet is one link away.
+    await guestPage.getByRole("heading", { name: "Overview" }).waitFor();
+    await guestPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet", exact: true }).click();
     await guestPage.getByTestId("server-row-acme-billing").waitFor();
     expect(await guestPage.getByLabel("Team", { exact: true }).locator("option:checked").innerText()).toBe("Acme Tools · viewer");
     await guestPage.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
@@ -85,7 +88,7 @@ describe("invitation by link in two browsers", () => {
     const nav = guestPage.getByRole("navigation", { name: "Main" });
     expect(await nav.getByRole("link", { name: "API keys" }).count()).toBe(0);
     expect(await nav.getByRole("link", { name: "Audit log" }).count()).toBe(0);
-    await guestPage.getByTestId("server-row-acme-billing").getByRole("link").click();
+    await guestPage.getByTestId("server-row-acme-billing").getByRole("link").first().click();
     await guestPage.getByRole("heading", { name: /acme-billing/ }).waitFor();
     for (const name of ["Edit", "Delete", "Refresh now"]) expect(await guestPage.getByRole("button", { name }).or(guestPage.getByRole("link", { name })).count()).toBe(0);
     await guestPage.goto("/team");

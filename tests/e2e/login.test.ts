@@ -52,26 +52,27 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     expect(await page.getByLabel("Slug").inputValue()).toBe("founders-inc");
     await page.getByLabel("Slug").fill(`founders-${Date.now().toString(36)}`);
     await page.getByRole("button", { name: "Create team" }).click();
-    await page.getByRole("heading", { name: "Fleet" }).waitFor();
-    await page.getByTestId("empty-fleet").waitFor();
+    // The team's home is its overview; with no servers it says how to add some.
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    await page.getByTestId("overview-empty").waitFor();
     expect(await page.getByLabel("Team", { exact: true }).locator("option:checked").innerText()).toContain("Founders Inc");
     expect(await page.getByTestId("user-email").innerText()).toBe(email);
     // An owner sees every section and may add servers.
     for (const link of ["Fleet", "Team", "API keys", "Audit log"]) await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: link, exact: true }).waitFor();
-    await page.getByRole("link", { name: "Add server" }).waitFor();
+    await page.getByRole("link", { name: /^Add (a )?server$/ }).first().waitFor();
   });
 
   it("switches between the user's teams with the team switcher", async () => {
     const api = { request: context.request, baseUrl: product.baseUrl };
     await createTeam(api, "second", "Second Team");
     await addHttpServer(api, "second-team-server", "http://127.0.0.1:9/mcp");
-    await page.reload();
+    await page.goto("/servers");
     await page.getByTestId("server-row-second-team-server").waitFor();
     const switcher = page.getByLabel("Team", { exact: true });
     expect(await switcher.locator("option").allInnerTexts()).toEqual(["Founders Inc · owner", "Second Team · owner"]);
     await page.screenshot({ path: screenshotPath("fleet-team-switcher") });
     await switcher.selectOption({ label: "Founders Inc · owner" });
-    await page.getByTestId("empty-fleet").waitFor();
+    await page.getByTestId("empty-fleet").or(page.getByTestId("overview-empty")).waitFor();
     expect(await page.getByTestId("server-row-second-team-server").count()).toBe(0);
     await switcher.selectOption({ label: "Second Team · owner" });
     await page.getByTestId("server-row-second-team-server").waitFor();
@@ -129,7 +130,7 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     await page.getByRole("alert").filter({ hasText: "Wrong email or password" }).waitFor();
     await page.getByLabel("Password").fill("a brand new secret");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("heading", { name: "Fleet" }).waitFor();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
   });
 
   it("“Sign out everywhere” on the account page ends this session and the one on another device", async () => {

@@ -1,6 +1,5 @@
 "use client";
 
-import { formatTokens } from "@/lib/context-tokens/encoding";
 import Link from "next/link";
 import type { FleetServer } from "@/lib/servers/server-dto";
 import { SORT_KEYS, type ViewFilters } from "@/lib/views/view-input";
@@ -130,11 +129,6 @@ function Cell({ column, server: s, activeTags, alertCounts, onTag }: { column: V
       return (
         <td className="num" data-testid="tool-count">
           {s.toolCount ?? <span className="muted">—</span>}
-          {typeof s.contextTokens === "number" ? (
-            <div className="muted small token-count" data-testid="row-context-tokens" title="What this server's lists cost in a model's context (≈ tokens, o200k_base)">
-              {formatTokens(s.contextTokens)} tok
-            </div>
-          ) : null}
         </td>
       );
     case "lastChangeAt":
