@@ -29,6 +29,9 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const { data: me } = useMeQuery();
   const invalidateFleet = useThrottledInvalidate(queryKeys.servers(), FLEET_REFETCH_MS);
+  // A sweep opens alerts by the hundred: the lists and counts refetch at most once a second
+  // (first event at once, the last one of a burst after it), like the fleet.
+  const invalidateAlerts = useThrottledInvalidate(queryKeys.alerts(), FLEET_REFETCH_MS);
   const alertOpened = useAlertOpened();
   const state = useRealtimeConnection({
     enabled: Boolean(me?.user),
@@ -43,7 +46,7 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
       if (event.type === "alert:changed") {
         // Opened, updated, decided or resolved: every list and count, and that alert's page; the
         // fleet rows and the overview count open alerts too.
-        void queryClient.invalidateQueries({ queryKey: queryKeys.alerts() });
+        invalidateAlerts();
         void queryClient.invalidateQueries({ queryKey: queryKeys.alert(event.alertId) });
         if (event.opened) alertOpened(event.alertId);
         invalidateFleet();

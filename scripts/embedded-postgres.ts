@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { EnvSchema } from "@/lib/env";
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -75,7 +76,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     // Throwaway clusters trade crash safety for speed; a crash just means a new temp dir.
     ...(opts.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]),
     // Where Postgres spends its time, per statement (the fleet bench's --pg-statements reads it).
-    ...(process.env.TOOLWATCH_PG_STAT_STATEMENTS === "1" ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : []),
+    ...(EnvSchema.shape.TOOLWATCH_PG_STAT_STATEMENTS.parse(process.env.TOOLWATCH_PG_STAT_STATEMENTS) ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : []),
   ];
   const makeInstance = (listenPort: number) =>
     new EmbeddedPostgresPkg({

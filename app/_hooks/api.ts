@@ -16,13 +16,14 @@ export class ApiError extends Error {
 
 type ErrorBody = { error?: { code?: string; message?: string; details?: { fields?: Record<string, string> } }; code?: string; message?: string };
 
-export async function api<T>(url: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(url: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const method = init.method ?? "GET";
   const res = await fetch(url, {
     method,
     headers: { Accept: "application/json", ...(method === "GET" ? {} : { "Content-Type": "application/json" }) },
     body: method === "GET" ? undefined : JSON.stringify(init.body ?? {}),
     credentials: "same-origin",
+    signal: init.signal,
   });
   if (res.status === 204) return undefined as T;
   const body = (await res.json().catch(() => null)) as (ErrorBody & T) | null;

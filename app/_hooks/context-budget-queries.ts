@@ -26,9 +26,8 @@ export const useTokenTrendQuery = (serverId: string) =>
     select: (page): TokenPoint[] => page.items.map((s) => ({ at: s.takenAt, tokens: s.contextTokens })).reverse(),
   });
 
-/** The team's budget and total (GET /api/v1/team/context-budget); worker changes move the total, so it polls gently. */
-export const useContextBudgetQuery = () =>
-  useQuery({ queryKey: contextBudgetKey(), queryFn: () => api<ContextBudgetDto>("/api/v1/team/context-budget"), refetchInterval: 30_000 });
+/** The team's budget and total (GET /api/v1/team/context-budget), for one-line summaries; read on mount and focus. */
+export const useContextBudgetQuery = () => useQuery({ queryKey: contextBudgetKey(), queryFn: () => api<ContextBudgetDto>("/api/v1/team/context-budget") });
 
 /** The budget page's report (GET /api/v1/team/context-budget/report); under the budget key, so a saved budget refetches it. */
 export const useContextBudgetReportQuery = () =>
@@ -40,6 +39,8 @@ export function useUpdateContextBudget() {
     mutationFn: (budgetTokens: number | null) => api<ContextBudgetDto>("/api/v1/team/context-budget", { method: "PATCH", body: { budgetTokens } }),
     onSuccess: (dto) => {
       client.setQueryData(contextBudgetKey(), dto);
+      // The form reads the saved budget from the report: no flash of the old value before it refetches.
+      client.setQueryData<ContextBudgetReport>([...contextBudgetKey(), "report"], (report) => report && { ...report, budgetTokens: dto.budgetTokens });
       void client.invalidateQueries({ queryKey: [...contextBudgetKey(), "report"] });
       void client.invalidateQueries({ queryKey: queryKeys.alerts() });
     },

@@ -24,10 +24,8 @@ export const useSearchQuery = (q: string) => {
   const query = q.trim();
   return useQuery<SearchResult>({
     queryKey: finderKeys.search(query),
-    queryFn: ({ signal }) => fetch(`/api/v1/search?q=${encodeURIComponent(query)}`, { signal, credentials: "same-origin", headers: { Accept: "application/json" } }).then(async (res) => {
-      if (!res.ok) throw new Error(`Search failed (${res.status})`);
-      return (await res.json()) as SearchResult;
-    }),
+    // A newer keystroke cancels the older request (react-query's signal).
+    queryFn: ({ signal }) => api<SearchResult>(`/api/v1/search?q=${encodeURIComponent(query)}`, { signal }),
     enabled: query.length > 0 && query.length <= MAX_SEARCH_QUERY,
     placeholderData: keepPreviousData,
     staleTime: 10_000,

@@ -8,7 +8,7 @@ import { kindLabel } from "@/app/_components/alerts/labels";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 import { RelativeTime } from "@/app/_components/RelativeTime";
 import { VisibleText } from "@/app/_components/VisibleText";
-import { serverHref } from "@/app/_lib/links";
+import { alertHref, serverHref } from "@/app/_lib/links";
 
 type Props = {
   alerts: AlertSummary[];
@@ -19,7 +19,6 @@ type Props = {
   onToggleAll: (on: boolean) => void;
 };
 
-export const alertHref = (id: string) => `/alerts/${encodeURIComponent(id)}`;
 
 export function AlertsTable({ alerts, selectable, selected, onToggle, onToggleAll }: Props) {
   const open = alerts.filter((a) => a.status === "open");

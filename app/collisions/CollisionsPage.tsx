@@ -7,7 +7,7 @@ import { kindLabel } from "@/app/_components/alerts/labels";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 import { VisibleText } from "@/app/_components/VisibleText";
 import { useCollisionsQuery } from "@/app/_hooks/finder-queries";
-import { serverHref, toolHref } from "@/app/_lib/links";
+import { alertHref, serverHref, toolHref } from "@/app/_lib/links";
 
 /** Tool names two or more of the team's servers offer, and what an agent host would call each. */
 export function CollisionsPage() {
@@ -97,7 +97,7 @@ function CollisionCard({ collision: c }: { collision: Collision }) {
             {c.alerts.map((a) => (
               <li key={a.id}>
                 <SeverityBadge severity={a.severity} /> <span className="muted small">{kindLabel(a.kind)}</span>{" "}
-                <Link href={`/alerts/${encodeURIComponent(a.id)}`} data-testid="collision-alert">
+                <Link href={alertHref(a.id)} data-testid="collision-alert">
                   <VisibleText text={a.title} />
                 </Link>
               </li>

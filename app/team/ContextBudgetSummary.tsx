@@ -4,6 +4,7 @@ import Link from "next/link";
 import { TokenCount } from "@/app/_components/charts/TokenCount";
 import { useContextBudgetQuery } from "@/app/_hooks/context-budget-queries";
 import { formatTokens } from "@/lib/context-tokens/encoding";
+import { alertHref } from "@/app/_lib/links";
 
 /** One paragraph on the Team page: the total, the budget, whether it is over; details and the form are on /team/budget. */
 export function ContextBudgetSummary() {
@@ -26,7 +27,7 @@ export function ContextBudgetSummary() {
                   {data.alertId ? (
                     <>
                       {" "}
-                      (<Link href={`/alerts/${data.alertId}`}>alert</Link>)
+                      (<Link href={alertHref(data.alertId)}>alert</Link>)
                     </>
                   ) : null}
                 </>

@@ -17,9 +17,12 @@ export type BudgetOutcome = "opened" | "updated" | "resolved" | null;
 
 type Open = { id: string; serverId: string; severity: "critical" | "high" | "medium" | "low" | "info"; toolName: string | null; details: unknown };
 
+/** The team's one unresolved context_budget alert (open or acknowledged): every reader of it uses this filter. */
+export const openBudgetAlertWhere = (tenantId: string) => ({ tenantId, kind: "context_budget" as const, status: { in: ["open" as const, "acknowledged" as const] } });
+
 async function findOpen(tx: Tx, tenantId: string): Promise<Open | null> {
   return tx.alert.findFirst({
-    where: { tenantId, kind: "context_budget", status: { in: ["open", "acknowledged"] } },
+    where: openBudgetAlertWhere(tenantId),
     orderBy: { createdAt: "asc" },
     select: { id: true, serverId: true, severity: true, toolName: true, details: true },
   });
@@ -38,13 +41,8 @@ export async function evaluateContextBudget(tx: Tx, tenantId: string, trigger: B
   const tenant = await tx.tenant.findUnique({ where: { id: tenantId }, select: { contextBudgetTokens: true } });
   const budget = tenant?.contextBudgetTokens ?? null;
   const open = await findOpen(tx, tenantId);
-  if (budget === null) {
-    if (!open) return null;
-    await resolveAlert(tx, tenantId, open, "within_budget", SYSTEM, { notify: true });
-    return "resolved";
-  }
-  const team = await sumTeamContextTokens(tx, tenantId);
-  if (team.totalTokens <= budget) {
+  const team = budget === null ? null : await sumTeamContextTokens(tx, tenantId);
+  if (budget === null || team === null || team.totalTokens <= budget) {
     if (!open) return null;
     await resolveAlert(tx, tenantId, open, "within_budget", SYSTEM, { notify: true });
     return "resolved";

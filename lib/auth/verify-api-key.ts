@@ -1,5 +1,6 @@
 import { defaultKeyHasher } from "@better-auth/api-key";
 import type { Db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { rootLogger } from "@/lib/logger";
 import { apiKeyGeneration, cachedApiKey, rememberApiKey, type KeyRow } from "./api-key-cache";
 
@@ -11,6 +12,8 @@ import { apiKeyGeneration, cachedApiKey, rememberApiKey, type KeyRow } from "./a
 // last-used time is written at most once per LAST_USED_RESOLUTION_S; an UPDATE whose WHERE
 // matches nothing takes no lock.
 const LAST_USED_RESOLUTION_S = 30;
+/** The last-used time is due for a write (both the read's CTE and a cached hit's touch use it). */
+const LAST_USED_IS_STALE = Prisma.sql`(last_request IS NULL OR last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_S}))`;
 
 export type VerifiedKey = { id: string; name: string | null; start: string | null; metadata: string | null; referenceId: string };
 export type KeyRejection = "INVALID_API_KEY" | "KEY_DISABLED" | "KEY_EXPIRED";
@@ -34,7 +37,7 @@ export async function verifyApiKey(db: Db, secret: string, now = new Date()): Pr
     ), touched AS (
       UPDATE api_key SET last_request = now()
        WHERE id = (SELECT id FROM k) AND (SELECT enabled FROM k) IS NOT FALSE
-         AND (last_request IS NULL OR last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_S}))
+         AND ${LAST_USED_IS_STALE}
     )
     SELECT id::text AS id, name, start, metadata, reference_id AS "referenceId", enabled, expires_at AS "expiresAt" FROM k`;
   if (!row) return { error: "INVALID_API_KEY" };
@@ -54,7 +57,7 @@ function touchLastUsed(db: Db, id: string): void {
   void db.$executeRaw`
     UPDATE api_key SET last_request = now()
      WHERE id = ${id}::uuid AND enabled IS NOT FALSE
-       AND (last_request IS NULL OR last_request < now() - make_interval(secs => ${LAST_USED_RESOLUTION_S}))`.catch((error: unknown) => {
+       AND ${LAST_USED_IS_STALE}`.catch((error: unknown) => {
     rootLogger().warn(`API keys: recording last use failed: ${error instanceof Error ? error.message : String(error)}`);
   });
 }

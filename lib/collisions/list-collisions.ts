@@ -5,7 +5,7 @@ import { requirePermission } from "@/lib/auth/permissions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ServiceContext } from "@/lib/context";
 import { decodeCursor, encodeCursor, PageParams } from "@/lib/pagination";
-import { invalidInput } from "@/lib/validation";
+import { parseInput } from "@/lib/validation";
 import type { Collision, CollisionAlertLink, CollisionPage } from "./collision-dto";
 import { qualifiedNames } from "./qualified-names";
 
@@ -25,9 +25,7 @@ type AlertRow = { id: string; tool_name: string; kind: AlertKindName; severity: 
  */
 export async function listCollisions(ctx: ServiceContext, rawQuery: unknown): Promise<CollisionPage> {
   requirePermission(ctx, "team:read");
-  const parsed = ListCollisionsQuery.safeParse(rawQuery);
-  if (!parsed.success) throw invalidInput(parsed.error);
-  const { limit, cursor } = parsed.data;
+  const { limit, cursor } = parseInput(ListCollisionsQuery, rawQuery);
   const after = cursor ? (decodeCursor(cursor, CURSOR_KIND, ["string"])[0] as string) : null;
 
   const rows = await ctx.db.$queryRaw<NameRow[]>(collisionPageSql(ctx.tenantId, after, limit + 1));

@@ -50,7 +50,7 @@ export async function sumTeamContextTokens(db: Db | Tx, tenantId: string): Promi
 
 /**
  * What the whole team's tool lists cost in a model's context (≈ o200k_base tokens): the sum of
- * each server's latest snapshot. For the overview page and GET /api/v1/team/context-budget.
+ * each server's latest snapshot, behind team:read (the verb form of sumTeamContextTokens).
  */
 export async function getTeamContextTokens(ctx: ServiceContext): Promise<TeamContextTokens> {
   requirePermission(ctx, "team:read");

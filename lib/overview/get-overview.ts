@@ -3,10 +3,10 @@ import type { Severity } from "@/lib/detection/types";
 import { requirePermission } from "@/lib/auth/permissions";
 import type { ServiceContext } from "@/lib/context";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { sumTeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
+import { SERVER_STATUS_SQL } from "@/lib/servers/list-servers";
 import { cachedServerPage } from "@/lib/servers/server-page-cache";
 import type { StoredDiffSummary } from "@/lib/snapshots/summarize-change";
-import { invalidInput } from "@/lib/validation";
+import { parseInput } from "@/lib/validation";
 import { OVERVIEW_FEED_SIZE, OverviewQuery, type Overview, type OverviewAlert, type OverviewChange } from "./overview-dto";
 
 // The team at a glance, aggregated in Postgres (a team may have 2,000 servers and 100,000
@@ -16,8 +16,7 @@ import { OVERVIEW_FEED_SIZE, OverviewQuery, type Overview, type OverviewAlert, t
 // taken_at), the latest tool count per server on snapshot_server_latest_idx. A "change" is a
 // snapshot with a previous one to differ from (diff_summary set): a server's first listing is not.
 
-/** The same status expression as the fleet list (lib/servers/list-servers.ts). */
-const STATUS = Prisma.sql`(CASE WHEN NOT m.enabled THEN 'stopped' ELSE COALESCE(ss.status::text, 'pending') END)`;
+const STATUS = SERVER_STATUS_SQL;
 
 type CountsRow = {
   byStatus: Record<string, number> | null;
@@ -25,6 +24,9 @@ type CountsRow = {
   changes24h: number;
   changes7d: number;
   toolTotal: number;
+  /** Context tokens of each server's latest snapshot, and how many of those are counted. */
+  tokenTotal: number;
+  tokenCounted: number;
 };
 
 /** The counts statement (exported for EXPLAIN in the tests). */
@@ -45,11 +47,15 @@ export function overviewCountsSql(ctx: ServiceContext, now: Date): Prisma.Sql {
         WHERE s.tenant_id = ${tenant} AND s.taken_at > ${day} AND s.taken_at <= ${now} AND s.diff_summary IS NOT NULL) AS "changes24h",
       (SELECT count(*)::int FROM snapshot s
         WHERE s.tenant_id = ${tenant} AND s.taken_at > ${week} AND s.taken_at <= ${now} AND s.diff_summary IS NOT NULL) AS "changes7d",
-      (SELECT COALESCE(sum(latest.tool_count), 0)::int FROM mcp_server m
-        CROSS JOIN LATERAL (
-          SELECT sn.tool_count FROM snapshot sn WHERE sn.server_id = m.id
-          ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1) latest
-        WHERE m.tenant_id = ${tenant}) AS "toolTotal"`;
+      l."toolTotal", l."tokenTotal", l."tokenCounted"
+    FROM (SELECT COALESCE(sum(latest.tool_count), 0)::int AS "toolTotal",
+                 COALESCE(sum(latest.context_tokens), 0)::int AS "tokenTotal",
+                 count(latest.context_tokens)::int AS "tokenCounted"
+          FROM mcp_server m
+          CROSS JOIN LATERAL (
+            SELECT sn.tool_count, sn.context_tokens FROM snapshot sn WHERE sn.server_id = m.id
+            ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1) latest
+          WHERE m.tenant_id = ${tenant}) l`;
 }
 
 /**
@@ -109,21 +115,18 @@ const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a,
  */
 export async function getOverview(ctx: ServiceContext, rawQuery: unknown, now = new Date()): Promise<Overview> {
   requirePermission(ctx, "team:read");
-  const parsed = OverviewQuery.safeParse(rawQuery);
-  if (!parsed.success) throw invalidInput(parsed.error);
-  const q = parsed.data;
+  const q = parseInput(OverviewQuery, rawQuery);
   // A browser refetches on every change of its team; between changes repeated answers come from
   // memory, invalidated by the same events as the fleet list (and never older than 5 s).
   return cachedServerPage(ctx.tenantId, `overview\n${q.days}\n${q.tz}`, () => readOverview(ctx, q, now));
 }
 
 async function readOverview(ctx: ServiceContext, q: OverviewQuery, now: Date): Promise<Overview> {
-  const [[counts], timeline, changes, alerts, tokens] = await Promise.all([
+  const [[counts], timeline, changes, alerts] = await Promise.all([
     ctx.db.$queryRaw<CountsRow[]>(overviewCountsSql(ctx, now)),
     ctx.db.$queryRaw<{ day: string; changes: number; alerts: number }[]>(overviewTimelineSql(ctx, now, q.days, q.tz)),
     latestChanges(ctx),
     latestAlerts(ctx),
-    sumTeamContextTokens(ctx.db, ctx.tenantId),
   ]);
   const byStatus = counts?.byStatus ?? {};
   const bySeverity = counts?.openBySeverity ?? {};
@@ -134,7 +137,7 @@ async function readOverview(ctx: ServiceContext, q: OverviewQuery, now: Date): P
     changes: { last24h: counts?.changes24h ?? 0, last7d: counts?.changes7d ?? 0 },
     tools: { total: counts?.toolTotal ?? 0 },
     // null until at least one server's latest snapshot is counted (a fresh instance backfills).
-    contextTokens: tokens.countedServers > 0 ? tokens.totalTokens : null,
+    contextTokens: counts && counts.tokenCounted > 0 ? counts.tokenTotal : null,
     timeline: { timeZone: q.tz, days: timeline },
     latestChanges: changes,
     latestAlerts: alerts,

@@ -4,7 +4,7 @@ import type { Severity } from "@/lib/detection/types";
 import { requirePermission } from "@/lib/auth/permissions";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ServiceContext } from "@/lib/context";
-import { invalidInput } from "@/lib/validation";
+import { parseInput } from "@/lib/validation";
 import { MAX_SEARCH_QUERY, SEARCH_LIMIT, type AlertHit, type SearchResult, type ServerHit, type ToolHit } from "./search-dto";
 
 export const SearchQuery = z.object({
@@ -28,9 +28,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 export async function searchTeam(ctx: ServiceContext, rawQuery: unknown): Promise<SearchResult> {
   requirePermission(ctx, "team:read");
-  const parsed = SearchQuery.safeParse(rawQuery);
-  if (!parsed.success) throw invalidInput(parsed.error);
-  const q = parsed.data.q;
+  const { q } = parseInput(SearchQuery, rawQuery);
   const contains = `%${likeEscape(q)}%`;
   const prefix = `${likeEscape(q)}%`;
   const [servers, tools, alerts] = await Promise.all([searchServers(ctx, q, contains, prefix), searchTools(ctx, q), searchAlerts(ctx, contains)]);

@@ -20,7 +20,9 @@ type SortKey = (typeof SORT_KEYS)[number];
 type Sort = { by: SortKey; dir: "asc" | "desc" };
 type Filters = Pick<ListServersQuery, "tag" | "status" | "transport" | "q">;
 
-const STATUS = Prisma.sql`(CASE WHEN NOT m.enabled THEN 'stopped' ELSE COALESCE(ss.status::text, 'pending') END)`;
+/** A server's fleet status (stopped when disabled, pending before its first session), over `mcp_server m` and `server_session ss`; the overview counts by it too. */
+export const SERVER_STATUS_SQL = Prisma.sql`(CASE WHEN NOT m.enabled THEN 'stopped' ELSE COALESCE(ss.status::text, 'pending') END)`;
+const STATUS = SERVER_STATUS_SQL;
 const LATEST_TOOL_COUNT = Prisma.sql`(SELECT sn.tool_count FROM snapshot sn WHERE sn.tenant_id = m.tenant_id AND sn.server_id = m.id ORDER BY sn.taken_at DESC, sn.id DESC LIMIT 1)`;
 const SORT_SQL: Record<SortKey, Prisma.Sql> = {
   name: Prisma.sql`m.name`,

@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { openBudgetAlertWhere } from "@/lib/alerts/context-budget-alert";
 import { requirePermission } from "@/lib/auth/permissions";
 import type { ServiceContext } from "@/lib/context";
 import { listCostliestServers, type CostlyServer } from "@/lib/context-tokens/costliest-servers";
 import { sumTeamContextTokens, type TeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
 import { sumTeamTokensPerDay, type DailyTeamTokens } from "@/lib/context-tokens/team-token-trend";
 import { AppError } from "@/lib/errors";
-import { invalidInput } from "@/lib/validation";
+import { cachedServerPage } from "@/lib/servers/server-page-cache";
+import { parseInput } from "@/lib/validation";
 
 // The budget page (/team/budget, docs/context-budget.md): the team's total against its budget,
 // the servers that cost most, the total per day, and the open context_budget alert.
@@ -44,16 +46,20 @@ export type ContextBudgetReport = Omit<TeamContextTokens, "largest"> & {
 
 export async function getContextBudgetReport(ctx: ServiceContext, input: unknown = {}, now = new Date()): Promise<ContextBudgetReport> {
   requirePermission(ctx, "team:read");
-  const parsed = ContextBudgetReportInput.safeParse(input);
-  if (!parsed.success) throw invalidInput(parsed.error);
-  const { days, top } = parsed.data;
+  const { days, top } = parseInput(ContextBudgetReportInput, input);
+  // Each team change refetches the overview's token chart and the budget page: repeated reads
+  // between changes come from memory, like the fleet list and the overview (never older than 5 s).
+  return cachedServerPage(ctx.tenantId, `budget-report\n${days}\n${top}`, () => readReport(ctx, days, top, now));
+}
+
+async function readReport(ctx: ServiceContext, days: number, top: number, now: Date): Promise<ContextBudgetReport> {
   const [tenant, team, topServers, trend, alert] = await Promise.all([
     ctx.db.tenant.findUnique({ where: { id: ctx.tenantId }, select: { contextBudgetTokens: true } }),
     sumTeamContextTokens(ctx.db, ctx.tenantId),
     listCostliestServers(ctx.db, ctx.tenantId, top),
     sumTeamTokensPerDay(ctx.db, ctx.tenantId, days, now),
     ctx.db.alert.findFirst({
-      where: { tenantId: ctx.tenantId, kind: "context_budget", status: { in: ["open", "acknowledged"] } },
+      where: openBudgetAlertWhere(ctx.tenantId),
       select: { id: true, status: true, title: true, createdAt: true },
       orderBy: { createdAt: "desc" },
     }),

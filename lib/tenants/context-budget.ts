@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { evaluateContextBudget } from "@/lib/alerts/context-budget-alert";
+import { evaluateContextBudget, openBudgetAlertWhere } from "@/lib/alerts/context-budget-alert";
 import { recordAudit } from "@/lib/audit-log/record-audit";
 import { requirePermission } from "@/lib/auth/permissions";
 import type { ServiceContext } from "@/lib/context";
 import { sumTeamContextTokens, type TeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
 import { AppError } from "@/lib/errors";
-import { invalidInput } from "@/lib/validation";
+import { invalidateServerPages } from "@/lib/servers/server-page-cache";
+import { withTransaction } from "@/lib/transaction";
+import { parseInput } from "@/lib/validation";
 
 // The team's context budget (docs/context-budget.md): how many tokens its tool lists may cost
 // together in a model's context before the team is warned (a `context_budget` alert).
@@ -34,7 +36,7 @@ async function read(ctx: ServiceContext): Promise<ContextBudgetDto> {
   const [tenant, team, alert] = await Promise.all([
     ctx.db.tenant.findUnique({ where: { id: ctx.tenantId }, select: { contextBudgetTokens: true } }),
     sumTeamContextTokens(ctx.db, ctx.tenantId),
-    ctx.db.alert.findFirst({ where: { tenantId: ctx.tenantId, kind: "context_budget", status: { in: ["open", "acknowledged"] } }, select: { id: true } }),
+    ctx.db.alert.findFirst({ where: openBudgetAlertWhere(ctx.tenantId), select: { id: true } }),
   ]);
   if (!tenant) throw new AppError("NOT_FOUND", "Team not found");
   return { budgetTokens: tenant.contextBudgetTokens, ...team, alertId: alert?.id ?? null };
@@ -52,15 +54,15 @@ export async function getContextBudget(ctx: ServiceContext): Promise<ContextBudg
  */
 export async function updateContextBudget(ctx: ServiceContext, raw: unknown): Promise<ContextBudgetDto> {
   requirePermission(ctx, "server:write");
-  const parsed = ContextBudgetPatch.safeParse(raw);
-  if (!parsed.success) throw invalidInput(parsed.error);
-  const { budgetTokens } = parsed.data;
-  await ctx.db.$transaction(async (tx) => {
+  const { budgetTokens } = parseInput(ContextBudgetPatch, raw);
+  await withTransaction(ctx, async (tx) => {
     const before = await tx.tenant.findUnique({ where: { id: ctx.tenantId }, select: { contextBudgetTokens: true } });
     if (!before) throw new AppError("NOT_FOUND", "Team not found");
     await tx.tenant.update({ where: { id: ctx.tenantId }, data: { contextBudgetTokens: budgetTokens } });
     await recordAudit(tx, ctx, "team.context_budget_updated", { type: "team", id: ctx.tenantId }, { from: before.contextBudgetTokens, to: budgetTokens });
     await evaluateContextBudget(tx, ctx.tenantId, null);
   });
+  // The budget page's cached report carries the budget: this process answers with the new one at once.
+  invalidateServerPages(ctx.tenantId);
   return read(ctx);
 }

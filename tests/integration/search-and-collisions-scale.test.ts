@@ -1,5 +1,5 @@
 import "@/tests/helpers/test-env";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collisionPageSql, listCollisions } from "@/lib/collisions/list-collisions";
 import type { ServiceContext } from "@/lib/context";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -24,10 +24,12 @@ async function insertFleetRows(ctx: ServiceContext, label: string): Promise<void
   await ctx.db.$executeRaw`
     WITH servers AS (SELECT id, created_at, row_number() OVER (ORDER BY name) - 1 AS i FROM mcp_server WHERE tenant_id = ${ctx.tenantId}::uuid),
     versions AS (
-      INSERT INTO tool_version (id, tenant_id, hash, name, kind, definition)
+      INSERT INTO tool_version (id, tenant_id, hash, name, kind, definition, context_tokens)
       SELECT gen_random_uuid(), ${ctx.tenantId}::uuid, 'hash-' || s.i || '-' || k, 'tpl' || (s.i % ${TEMPLATES}) || '_op_' || k, 'tool',
              jsonb_build_object('name', 'tpl' || (s.i % ${TEMPLATES}) || '_op_' || k,
-                                'description', 'Operation ' || k || ' of template ' || (s.i % ${TEMPLATES}) || ' on host ' || s.i || ': reads the record and returns it as JSON.')
+                                'description', 'Operation ' || k || ' of template ' || (s.i % ${TEMPLATES}) || ' on host ' || s.i || ': reads the record and returns it as JSON.'),
+             -- counted (a constant): 200,000 uncounted rows would leave every later worker a backfill
+             30
         FROM servers s, generate_series(0, ${TOOLS - 1}) AS k
       RETURNING id, hash, name
     )
@@ -47,12 +49,20 @@ async function explain(ctx: ServiceContext, sql: Prisma.Sql): Promise<{ indexes:
 
 let ctx: ServiceContext;
 
+let other: ServiceContext;
+
 beforeAll(async () => {
   ctx = await createTenantContext("finder-scale");
-  const other = await createTenantContext("finder-scale-other");
+  other = await createTenantContext("finder-scale-other");
   await insertFleetRows(other, "other");
   await insertFleetRows(ctx, "fleet");
 }, 180_000);
+
+// 2 × 100,000 rows would otherwise stay in the database every later suite shares (deleting the
+// teams cascades to their servers, versions and name entries).
+afterAll(async () => {
+  await testDb().tenant.deleteMany({ where: { id: { in: [ctx.tenantId, other.tenantId] } } });
+}, 120_000);
 
 describe("search and collisions at 2,000 servers × 50 tools", () => {
   it("the fixture is what it says: 100,000 current tools, 2,000 names each offered by 50 servers", async () => {

@@ -47,6 +47,8 @@ describe("server verbs in the conventional shape", () => {
     await expectAuditRow(ctx, { action: "server.refresh_requested", target: { type: "server", id }, details: { name: "watched" } });
     const off = await insertServerRow(ctx, "off", HTTP, { enabled: false });
     await expect(requestRefresh(ctx, { serverId: off.id })).rejects.toMatchObject({ code: "CONFLICT" });
+    // Later suites' workers take every enabled server of the shared database: leave none behind.
+    await testDb().mcpServer.update({ where: { id }, data: { enabled: false } });
   });
 
   it("a verb called inside withTransaction joins it: rolling the outer transaction back undoes the delete and its audit row", async () => {

@@ -41,7 +41,7 @@ describe("static checks", () => {
 
   describe("toolwatch/verb-writes-audited: an exported lib verb that writes authorizes and audits (lib/CONVENTIONS.md)", () => {
     const verbMessages = async (code: string) => (await messagesFor(code, "lib/ids.ts")).filter((m) => /Exported lib verb|internal-writer/.test(m));
-    const HEAD = 'import type { ServiceContext } from "./context";\nimport { requirePermission } from "./auth/permissions";\nimport { recordAudit } from "@/tests/static/audit-log/record-audit";\n';
+    const HEAD = 'import type { ServiceContext } from "./context";\nimport { requirePermission } from "./auth/permissions";\nimport { recordAudit } from "./audit-log/record-audit";\n';
 
     it("fails a verb that deletes with neither requirePermission nor recordAudit", async () => {
       const bad = `${HEAD}export async function dropServer(ctx: ServiceContext, id: string) {\n  await ctx.db.$transaction(async (tx) => {\n    await tx.mcpServer.delete({ where: { id } });\n  });\n}\n`;

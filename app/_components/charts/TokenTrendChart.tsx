@@ -6,6 +6,9 @@ import { CONTEXT_TOKENS_LABEL, formatTokens } from "@/lib/context-tokens/encodin
 /** One point of a token trend: when, and how many tokens (null: not counted yet, drawn as a gap). */
 export type TokenPoint = { at: string; tokens: number | null };
 
+/** A team's per-UTC-day totals (the budget report's trend) as chart points at each day's start. */
+export const dailyTokenPoints = (trend: { day: string; tokens: number | null }[]): TokenPoint[] => trend.map((p) => ({ at: `${p.day}T00:00:00Z`, tokens: p.tokens }));
+
 const shortDate = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "2-digit", month: "short", hour: "2-digit", minute: "2-digit" });
 /** Daily points (the budget page) are UTC days: no time of day, and in UTC whatever the browser's zone. */
 const dayDate = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "2-digit", month: "short", timeZone: "UTC" });

@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
 import type { AlertSummary } from "@/lib/alerts/alert-dto";
 import { api } from "@/app/_hooks/api";
 import { VisibleText } from "@/app/_components/VisibleText";
+import { alertHref } from "@/app/_lib/links";
 
 type Toast = { key: number; href: string; title: string; text: string };
 
@@ -43,7 +44,7 @@ export function AlertToastProvider({ children }: { children: ReactNode }) {
     }
     // One alert: its title, read through the API (the event carries ids only).
     const alert = await api<{ alert: AlertSummary }>(`/api/v1/alerts/${encodeURIComponent(ids[0]!)}`).then((d) => d.alert, () => null);
-    if (alert && alert.status !== "resolved") push({ href: `/alerts/${encodeURIComponent(alert.id)}`, title: "New alert", text: alert.title });
+    if (alert && alert.status !== "resolved") push({ href: alertHref(alert.id), title: "New alert", text: alert.title });
   }, [push]);
 
   const opened = useCallback(

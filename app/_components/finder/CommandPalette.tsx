@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { MAX_SEARCH_QUERY, type SearchResult } from "@/lib/search/search-dto";
 import { useSearchQuery } from "@/app/_hooks/finder-queries";
-import { serverHref, toolHref } from "@/app/_lib/links";
+import { alertHref, serverHref, toolHref } from "@/app/_lib/links";
 import { kindLabel } from "@/app/_components/alerts/labels";
 import { VisibleText } from "@/app/_components/VisibleText";
 
@@ -15,7 +15,7 @@ function toOptions(result: SearchResult | undefined): Option[] {
   return [
     ...result.servers.map((s): Option => ({ id: `server-${s.id}`, href: serverHref(s.id), group: "Servers", label: s.name, detail: s.status })),
     ...result.tools.map((t): Option => ({ id: `tool-${t.serverId}-${t.name}`, href: toolHref(t.serverId, t.name), group: "Tools", label: t.name, detail: `${t.serverName}${t.description ? ` — ${t.description}` : ""}` })),
-    ...result.alerts.map((a): Option => ({ id: `alert-${a.id}`, href: `/alerts/${encodeURIComponent(a.id)}`, group: "Alerts", label: a.title, detail: `${kindLabel(a.kind)} · ${a.severity} · ${a.status} · ${a.serverName}` })),
+    ...result.alerts.map((a): Option => ({ id: `alert-${a.id}`, href: alertHref(a.id), group: "Alerts", label: a.title, detail: `${kindLabel(a.kind)} · ${a.severity} · ${a.status} · ${a.serverName}` })),
   ];
 }
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { parseTheme, THEME_COOKIE, type Theme } from "@/app/_lib/theme";
+import { parseTheme, THEME_COOKIE, THEMES, type Theme } from "@/app/_lib/theme";
 
-const LABELS: Record<Theme, string> = { system: "System", light: "Light", dark: "Dark" };
+const LABELS: Record<Theme, string> = { system: "◐ System", light: "☀ Light", dark: "☾ Dark" };
 const ONE_YEAR_S = 365 * 24 * 3600;
 
 function apply(theme: Theme): void {
@@ -34,9 +34,9 @@ export function ThemeToggle() {
           apply(next);
         }}
       >
-        {(Object.keys(LABELS) as Theme[]).map((t) => (
+        {THEMES.map((t) => (
           <option key={t} value={t}>
-            {t === "system" ? "◐ System" : t === "light" ? "☀ Light" : "☾ Dark"}
+            {LABELS[t]}
           </option>
         ))}
       </select>

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import type { Overview } from "@/lib/overview/overview-dto";
-import { diffHref, serverHref } from "@/app/_lib/links";
-import { KIND_LABELS } from "@/app/_components/alerts/labels";
+import { alertHref, diffHref, serverHref } from "@/app/_lib/links";
+import { kindLabel } from "@/app/_components/alerts/labels";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 import { ChangeCounts } from "@/app/_components/ChangeCounts";
 import { LevelBadge } from "@/app/_components/LevelBadge";
@@ -45,11 +45,11 @@ export function LatestFeed({ changes, alerts }: { changes: Overview["latestChang
             {alerts.map((a) => (
               <li key={a.id} data-testid="feed-alert">
                 <SeverityBadge severity={a.severity} />{" "}
-                <Link href={`/alerts/${encodeURIComponent(a.id)}`}>
+                <Link href={alertHref(a.id)}>
                   <VisibleText text={a.title} />
                 </Link>
                 <span className="feed-meta muted small">
-                  {KIND_LABELS[a.kind] ?? a.kind} on <Link href={serverHref(a.serverId)}><VisibleText text={a.serverName} /></Link> · {a.status} ·{" "}
+                  {kindLabel(a.kind)} on <Link href={serverHref(a.serverId)}><VisibleText text={a.serverName} /></Link> · {a.status} ·{" "}
                   <RelativeTime iso={a.createdAt} />
                 </span>
               </li>

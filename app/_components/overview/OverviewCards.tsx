@@ -7,6 +7,7 @@ import { SERVER_STATUSES } from "@/lib/views/view-input";
 import { fleetHref } from "@/app/_lib/links";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 import { StatusBadge } from "@/app/_components/StatusBadge";
+import { formatTokens } from "@/lib/context-tokens/encoding";
 
 const number = (n: number) => n.toLocaleString();
 
@@ -73,7 +74,7 @@ export function OverviewCards({ overview: o }: { overview: Overview }) {
       <section className="card stat-card" aria-labelledby="card-tokens">
         <h2 id="card-tokens">Context tokens</h2>
         <p className="stat" data-testid="overview-context-tokens">
-          {o.contextTokens === null ? <span title="Not measured yet">—</span> : number(o.contextTokens)}
+          <span title={o.contextTokens === null ? "Not measured yet" : undefined}>{formatTokens(o.contextTokens)}</span>
         </p>
         <p className="muted small">what the team’s tool lists cost a model’s context</p>
       </section>

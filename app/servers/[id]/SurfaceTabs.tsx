@@ -4,18 +4,12 @@ import { useState } from "react";
 import { ToolCard } from "@/app/_components/ToolCard";
 import { TokenCount } from "@/app/_components/charts/TokenCount";
 import { VisibleText } from "@/app/_components/VisibleText";
-import { toolHref } from "@/app/_lib/links";
+import { DIFF_KINDS, toolHref, type DiffKind } from "@/app/_lib/links";
 import type { ServerDetail, SurfaceItemDto } from "@/lib/servers/server-dto";
 import { KindHistory } from "./KindHistory";
 
-type TabId = "tools" | "prompts" | "resources" | "templates" | "instructions";
-const TABS: Array<{ id: TabId; label: string; kind: SurfaceItemDto["kind"] | null }> = [
-  { id: "tools", label: "Tools", kind: null },
-  { id: "prompts", label: "Prompts", kind: "prompt" },
-  { id: "resources", label: "Resources", kind: "resource" },
-  { id: "templates", label: "Templates", kind: "resource_template" },
-  { id: "instructions", label: "Instructions", kind: "instructions" },
-];
+type TabId = DiffKind;
+const TABS = DIFF_KINDS;
 
 /**
  * Everything the server offers an agent, one tab per kind, from the latest snapshot, with that kind's

@@ -8,6 +8,7 @@ import { LevelBadge } from "@/app/_components/LevelBadge";
 import { RelativeTime } from "@/app/_components/RelativeTime";
 import { useSnapshotsQuery } from "@/app/_hooks/queries";
 import { diffHref } from "@/app/_lib/links";
+import { KIND_WORD } from "@/app/_components/diff/SurfaceChangeView";
 
 export const TRIGGERS: Record<string, string> = {
   connect: "on connect",
@@ -46,7 +47,6 @@ export function Timeline({ serverId }: { serverId: string }) {
   );
 }
 
-const KIND_WORD: Record<string, string> = { prompt: "prompt", resource: "resource", resource_template: "template", instructions: "server instructions" };
 
 function TimelineItem({ serverId, snapshot: s, previousId, isFirst }: { serverId: string; snapshot: SnapshotDto; previousId: string | null; isFirst: boolean }) {
   const c = s.changes;

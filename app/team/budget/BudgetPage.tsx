@@ -2,13 +2,14 @@
 
 import Link from "next/link";
 import { TokenCount } from "@/app/_components/charts/TokenCount";
-import { TokenTrendChart } from "@/app/_components/charts/TokenTrendChart";
+import { dailyTokenPoints, TokenTrendChart } from "@/app/_components/charts/TokenTrendChart";
 import { useContextBudgetReportQuery } from "@/app/_hooks/context-budget-queries";
 import { useMeQuery } from "@/app/_hooks/queries";
 import { CONTEXT_TOKENS_LABEL } from "@/lib/context-tokens/encoding";
 import { BudgetMeter } from "./BudgetMeter";
 import { ContextBudgetForm } from "./ContextBudgetForm";
 import { CostliestServersTable } from "./CostliestServersTable";
+import { alertHref } from "@/app/_lib/links";
 
 /**
  * /team/budget: what the team's tool lists cost in a model's context against its budget, which
@@ -31,7 +32,7 @@ export function BudgetPage() {
       {error ? <p role="alert">Could not load the budget: {error.message}</p> : null}
       {data && data.alert ? (
         <p className="callout warn" role="status" data-testid="budget-alert">
-          Open alert: <Link href={`/alerts/${data.alert.id}`}>{data.alert.title}</Link> ({data.alert.status})
+          Open alert: <Link href={alertHref(data.alert.id)}>{data.alert.title}</Link> ({data.alert.status})
         </p>
       ) : null}
       {nothingCounted ? (
@@ -65,7 +66,7 @@ export function BudgetPage() {
           <h2>Trend, last {data.trend.length} days</h2>
           <TokenTrendChart
             perDay
-            points={data.trend.map((p) => ({ at: `${p.day}T00:00:00Z`, tokens: p.tokens }))}
+            points={dailyTokenPoints(data.trend)}
             budget={data.budgetTokens}
             label="The team's total at the end of each UTC day"
             height={220}
@@ -74,7 +75,7 @@ export function BudgetPage() {
           <CostliestServersTable servers={data.topServers} total={data.totalTokens} />
         </>
       ) : null}
-      <ContextBudgetForm canEdit={canEdit} />
+      <ContextBudgetForm canEdit={canEdit} budgetTokens={data?.budgetTokens} />
     </section>
   );
 }

@@ -3,20 +3,19 @@
 import { useState, type FormEvent } from "react";
 import { FormError, TextField } from "@/app/_components/Field";
 import { ApiError } from "@/app/_hooks/api";
-import { useContextBudgetQuery, useUpdateContextBudget } from "@/app/_hooks/context-budget-queries";
+import { useUpdateContextBudget } from "@/app/_hooks/context-budget-queries";
 import { CONTEXT_TOKENS_LABEL } from "@/lib/context-tokens/encoding";
 
 /**
  * Sets the team's context budget: what all its servers' tool lists may cost together in a model's
  * context before a context_budget alert warns (docs/context-budget.md). Admins only; others are told so.
  */
-export function ContextBudgetForm({ canEdit }: { canEdit: boolean }) {
-  const { data, error: loadError } = useContextBudgetQuery();
+export function ContextBudgetForm({ canEdit, budgetTokens }: { canEdit: boolean; /** The saved budget (the page's report); undefined while it loads. */ budgetTokens: number | null | undefined }) {
   const update = useUpdateContextBudget();
   const [draft, setDraft] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
-  const value = draft ?? (data?.budgetTokens != null ? String(data.budgetTokens) : "");
+  const value = draft ?? (budgetTokens != null ? String(budgetTokens) : "");
 
   async function save(budget: number | null) {
     setError(null);
@@ -45,7 +44,6 @@ export function ContextBudgetForm({ canEdit }: { canEdit: boolean }) {
   return (
     <section className="card" aria-labelledby="budget-form-heading">
       <h2 id="budget-form-heading">Set the budget</h2>
-      {loadError ? <p role="alert">Could not load the budget: {loadError.message}</p> : null}
       {canEdit ? (
         <form className="form inline-form" onSubmit={submit} noValidate>
           <TextField

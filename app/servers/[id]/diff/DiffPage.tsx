@@ -7,7 +7,8 @@ import { useDiffQuery } from "@/app/_hooks/history-queries";
 import { FLEET_PATH, diffHref, serverHref } from "@/app/_lib/links";
 import { DiffBody } from "./DiffBody";
 import { DiffSummary } from "./DiffSummary";
-import { DIFF_KINDS, KindNav, parseDiffKind } from "./KindNav";
+import { DIFF_KINDS, parseDiffKind } from "@/app/_lib/links";
+import { KindNav } from "./KindNav";
 import { SurfaceDiffBody } from "./SurfaceDiffBody";
 import { RangePicker } from "./RangePicker";
 
