@@ -11,7 +11,7 @@ import { scanInstructions } from "./rules-instructions";
 import { scanMultilingual } from "./rules-multilingual";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
-import { extractWithLimits } from "./extract";
+import { extractWithLimits, inputProperties } from "./extract";
 import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
@@ -27,7 +27,8 @@ export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolConte
   const title = typeof tool.title === "string" ? tool.title.toLowerCase() : "";
   const summary = typeof tool.description === "string" ? firstSentence(tool.description) : "";
   const purpose = normalizeText(`${nameWords} ${title} ${summary}`).text;
-  return { name, title, purpose, ownNames: own, describesAttacks: GUARD_PURPOSE.test(purpose) && ATTACK_WORDS.test(purpose), pure: isPureTool(nameWords, purpose) };
+  const params = new Set(inputProperties(tool).map(([k]) => k.toLowerCase()).filter((k) => k.length >= 3));
+  return { name, title, purpose, ownNames: own, describesAttacks: GUARD_PURPOSE.test(purpose) && ATTACK_WORDS.test(purpose), pure: isPureTool(nameWords, purpose), params };
 }
 
 /** The summary line of a description: up to the first sentence end or line break (at most 300 characters). */
