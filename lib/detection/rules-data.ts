@@ -140,7 +140,9 @@ const SCHEMA_TEXT = new Set(["description", "title", "schema-description", "sche
 function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
   if (!SCHEMA_TEXT.has(scope.field)) return;
   const t = view.text;
-  const params = [...(scope.tool.params ?? [])].filter((p) => !LOCATOR_PARAM.test(p));
+  // A parameter named for a secret (api_key, token) declares that the tool takes one: "pass api_key to
+  // override OPENAI_API_KEY" documents it, it does not route a secret out.
+  const params = [...(scope.tool.params ?? [])].filter((p) => !LOCATOR_PARAM.test(p) && !SECRET_PARAM.test(p));
   for (const m of matches(view, CHANNEL_TARGET)) {
     const [s, e] = view.sentence(m.index);
     const sentence = t.slice(s, e);
