@@ -9,6 +9,7 @@ import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } fro
 import { scanHarvestParameters, scanHarvestText } from "./rules-harvest";
 import { scanInstructions } from "./rules-instructions";
 import { scanMultilingual } from "./rules-multilingual";
+import { scanConvergence, scanDestinationDefaults } from "./rules-converge";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
 import { extractWithLimits, inputProperties } from "./extract";
@@ -56,6 +57,7 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanHarvestText(view, scope, sink);
   scanReferences(view, scope, sink, index);
   scanDecoded(view, scope, sink, index);
+  scanConvergence(view, scope, sink, index);
 }
 
 const SEVERITY_OF_DECODED: Record<Severity, Severity | null> = { critical: "critical", high: "critical", medium: "high", low: null, info: null };
@@ -98,6 +100,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanParameters(tool, ctx, sink);
   scanHarvestParameters(tool, ctx, sink);
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
+  scanDestinationDefaults(name, strings, sink);
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
