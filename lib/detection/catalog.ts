@@ -48,6 +48,7 @@ export const AUDIT_RULES: readonly RuleInfo[] = [
   rule("R30", "F", "rename-evasion", "medium", "A tool removed and another added with a near-identical body: reported as a change of the old tool."),
   rule("R31", "F", "per-identity-divergence", "medium", "Different definitions for different identities (needs per-identity probes; not produced by scanTools/scanChange).", false),
   rule("R32", "F", "collapse", "high", "The tool count dropped to zero, or sharply, against the previous snapshots."),
+  rule("R33", "C", "converging-signals", "high", "Several independent weak signals in one sentence (data moved, a sensitive object, a destination that is not the user, concealment, a standing order, an object outside the tool's purpose, asking the user for a credential), or a fixed outside address as the default of a destination parameter."),
 ];
 
 export const RULE_BY_ID: Record<AuditRuleId, RuleInfo> = Object.fromEntries(AUDIT_RULES.map((r) => [r.id, r])) as Record<AuditRuleId, RuleInfo>;

@@ -1,4 +1,5 @@
-// Instructions to the agent written in other languages (de, es, fr, it, pt, nl, ru, zh, ja, ko).
+// Instructions to the agent written in other languages (de, es, fr, it, pt, nl, ru, zh, ja, ko;
+// some stems of pl, tr, id, vi, ar, hi).
 // Not phrase lists, which a translator's synonym defeats, but small per-language stem lists per
 // ROLE: "ignore" + "instructions", "tell" + "user" under a negation, "secretly", a verb of moving
 // data (read, send, include, put…), and what it moves (conversation history, passwords, keys).
@@ -13,20 +14,20 @@ const role = (word: string[], cjk: string[] = []): Role => ({ word, cjk });
 
 export const ROLES = {
   ignore: role(
-    ["ignorier", "vergiss", "vergessen", "missacht", "ignora", "ignore", "ignorez", "olvida", "omite", "descarta", "oublie", "dimentica", "esqueca", "negeer", "vergeet", "игнорир", "забудь", "забуд", "не обращай внимания", "пренебреги"],
+    ["ignorier", "vergiss", "vergessen", "missacht", "ignora", "ignore", "ignorez", "olvida", "omite", "descarta", "oublie", "dimentica", "esqueca", "negeer", "vergeet", "игнорир", "забудь", "забуд", "не обращай внимания", "пренебреги", "zignoruj", "ignoruj", "abaikan", "yoksay", "bo qua", "تجاهل"],
     ["忽略", "无视", "無視", "忘记", "忘掉", "不要理会", "무시", "잊"],
   ),
   instructions: role(
-    ["anweisung", "instruktion", "regeln", "vorgabe", "befehl", "instruccion", "indicacion", "reglas", "consigne", "instruction", "regle", "directive", "istruzion", "regole", "indicazion", "instruc", "regras", "orientac", "instructie", "regels", "инструкц", "указани", "правил", "команд"],
+    ["anweisung", "instruktion", "regeln", "instrukcj", "polecen", "instruksi", "talimat", "huong dan", "التعليمات", "تعليمات", "vorgabe", "befehl", "instruccion", "indicacion", "reglas", "consigne", "instruction", "regle", "directive", "istruzion", "regole", "indicazion", "instruc", "regras", "orientac", "instructie", "regels", "инструкц", "указани", "правил", "команд"],
     ["指令", "指示", "说明", "規則", "规则", "命令", "提示词", "ルール", "지시", "명령", "규칙", "지침"],
   ),
   tell: role(
-    ["erwahn", "sag", "teil", "verrat", "informier", "mitteil", "benachrichtig", "di$", "digas$", "diga$", "digan$", "decir", "mencion", "informe", "informa", "avis", "cuent", "revel", "dis$", "dire$", "dites$", "mentionn", "signale", "previen", "dirlo$", "dirle$", "menziona", "avvis", "rivel", "dizer", "conte$", "vertel", "meld", "zeg", "сообща", "сообщи", "говор", "скаж", "упомина", "упомян", "информир", "рассказ", "предупре"],
-    ["告诉", "告知", "通知", "提及", "透露", "伝え", "知らせ", "言わ", "教え", "알리", "말하", "말씀", "언급"],
+    ["erwahn", "sag", "teil", "verrat", "informier", "mitteil", "benachrichtig", "di$", "digas$", "diga$", "digan$", "decir", "mencion", "informe", "informa", "avis", "cuent", "revel", "dis$", "dire$", "dites$", "mentionn", "signale", "previen", "dirlo$", "dirle$", "menziona", "avvis", "rivel", "dizer", "conte$", "vertel", "meld", "zeg", "сообща", "сообщи", "говор", "скаж", "упомина", "упомян", "информир", "рассказ", "предупре", "mow", "informuj", "beri tahu", "soyle", "bildir", "noi", "تخبر", "تبلغ"],
+    ["告诉", "बताए", "बताएं", "बताना", "告知", "通知", "提及", "透露", "伝え", "知らせ", "言わ", "教え", "알리", "말하", "말씀", "언급"],
   ),
-  user: role(["benutzer", "nutzer", "anwender", "usuario", "utilisateur", "utente", "utilizador", "gebruiker", "пользовател"], ["用户", "用戶", "使用者", "ユーザー", "ユーザ", "利用者", "사용자", "유저"]),
-  negation: role(["nicht$", "nie$", "nichts$", "kein", "no$", "nunca$", "sin$", "ne$", "n'$", "pas$", "jamais$", "sans$", "rien$", "non$", "mai$", "senza$", "nao$", "sem$", "niet$", "nooit$", "zonder$", "не$", "никогда$", "без$", "ничего$"], ["不要", "不", "勿", "别", "无需", "ないで", "しないで", "せず", "마세요", "말고", "않", "지 마"]),
-  secretly: role(["heimlich", "unauffallig", "verdeckt", "en secreto", "secretamente", "silenciosamente", "discretamente", "sigilosamente", "secretement", "discretement", "silencieusement", "en douce", "segretamente", "di nascosto", "silenziosamente", "stiekem", "тайно", "незаметно", "скрытно", "втихую", "молча"], ["秘密地", "悄悄", "偷偷", "暗中", "こっそり", "密かに", "ひそかに", "黙って", "몰래", "조용히"]),
+  user: role(["benutzer", "nutzer", "anwender", "usuario", "utilisateur", "utente", "utilizador", "gebruiker", "пользовател", "uzytkownik", "pengguna", "kullanici", "nguoi dung", "المستخدم"], ["用户", "用戶", "使用者", "ユーザー", "ユーザ", "利用者", "사용자", "유저"]),
+  negation: role(["nicht$", "nie$", "nichts$", "kein", "no$", "nunca$", "sin$", "ne$", "n'$", "pas$", "jamais$", "sans$", "rien$", "non$", "mai$", "senza$", "nao$", "sem$", "niet$", "nooit$", "zonder$", "не$", "никогда$", "без$", "ничего$", "nie$", "jangan$", "tanpa$", "khong$", "dung$", "لا$", "دون$"], ["不要", "不", "勿", "别", "无需", "ないで", "しないで", "せず", "마세요", "말고", "않", "지 마"]),
+  secretly: role(["heimlich", "unauffallig", "verdeckt", "en secreto", "secretamente", "silenciosamente", "discretamente", "sigilosamente", "secretement", "discretement", "silencieusement", "en douce", "segretamente", "di nascosto", "silenziosamente", "stiekem", "тайно", "незаметно", "скрытно", "втихую", "молча", "stilletjes", "ongemerkt", "heimelijk", "po cichu", "potajemnie", "diam-diam", "gizlice", "sessizce", "bi mat", "سرا", "بصمت"], ["秘密地", "悄悄", "偷偷", "暗中", "こっそり", "密かに", "ひそかに", "黙って", "몰래", "조용히"]),
   move: role(
     ["lies$", "lese$", "lesen$", "sende", "senden", "schick", "ubergib", "ubergeben", "fuge", "fug", "hinzufug", "anhang", "einfug", "kopier", "hochlad", "lade", "weiterleit", "leite",
       "lee$", "leer$", "envia", "enviar", "manda", "incluy", "incluir", "adjunt", "agrega", "anade", "pasa", "pasalo$", "copia", "reenvia", "sube$",
@@ -34,15 +35,16 @@ export const ROLES = {
       "leggi", "invia", "inviare", "includi", "aggiungi", "allega", "inoltra", "carica", "metti",
       "leia$", "ler$", "envie$", "envie-", "inclua", "adicione", "anexe", "copie", "encaminhe", "coloque",
       "lees$", "stuur", "verstuur", "voeg", "kopieer",
+      "przeczytaj", "wyslij", "dodaj", "skopiuj", "baca$", "kirim", "masukkan", "tambahkan", "salin", "oku$", "gonder", "ekle$", "kopyala", "ارسل", "أرسل", "اقرأ", "أضف",
       "прочита", "прочти", "читай", "отправ", "передай", "перешли", "пришли", "добав", "включи", "вставь", "скопируй", "загрузи", "выгрузи"],
-    ["读取", "读", "发送", "发给", "发到", "放入", "加入", "附上", "附在", "上传", "复制", "转发", "包含", "传给", "読み", "読ん", "送信", "送っ", "送る", "入れ", "含め", "添付", "追加", "アップロード", "転送", "コピー", "읽", "보내", "전송", "넣", "포함", "첨부", "업로드", "복사", "전달"],
+    ["भेजें", "भेजो", "पढ़ें", "पढ़ो", "डालें", "读取", "读", "发送", "发给", "发到", "放入", "加入", "附上", "附在", "上传", "复制", "转发", "包含", "传给", "読み", "読ん", "送信", "送っ", "送る", "入れ", "含め", "添付", "追加", "アップロード", "転送", "コピー", "읽", "보내", "전송", "넣", "포함", "첨부", "업로드", "복사", "전달"],
   ),
   chat: role(
     ["chatverlauf", "gesprachsverlauf", "verlauf", "unterhaltung", "historial", "conversacion", "historique", "conversation", "cronologia", "conversazion", "historico", "conversa", "geschiedenis", "gesprek", "истори", "переписк", "разговор", "диалог"],
     ["聊天记录", "对话", "會話", "会话", "历史记录", "聊天", "会話", "履歴", "チャット", "대화", "채팅", "기록"],
   ),
   secret: role(
-    ["passwort", "passworter", "kennwort", "schlussel", "api-schlussel", "zugangsdaten", "anmeldedaten", "contrasena", "clave$", "claves$", "credencial", "mot de passe", "mots de passe", "cle$", "cles$", "identifiants$", "jeton", "password", "chiave", "chiavi", "credenzial", "senha", "chave", "wachtwoord", "sleutel", "парол", "ключ", "токен", "учетн", "код подтвержд"],
+    ["passwort", "passworter", "kennwort", "schlussel", "api-schlussel", "zugangsdaten", "anmeldedaten", "contrasena", "clave$", "claves$", "credencial", "mot de passe", "mots de passe", "cle$", "cles$", "identifiants$", "jeton", "password", "chiave", "chiavi", "credenzial", "senha", "chave", "wachtwoord", "sleutel", "парол", "ключ", "токен", "учетн", "код подтвержд", "haslo", "hasla", "klucz", "kata sandi", "kunci api", "sifre", "anahtar", "mat khau", "كلمات المرور", "كلمة المرور"],
     ["密码", "密钥", "令牌", "验证码", "凭据", "憑證", "私钥", "助记词", "パスワード", "秘密鍵", "トークン", "認証コード", "確認コード", "비밀번호", "암호", "토큰", "인증 코드", "인증번호"],
   ),
 } as const;
@@ -76,4 +78,4 @@ export function cueSentences(folded: string): Array<{ start: number; text: strin
 }
 
 /** Whether a text has enough non-English signal to be worth the multilingual pass (any non-ASCII letter). */
-export const mayBeForeign = (raw: string) => /[^\x20-\x7e\t\n\r]/.test(raw) || /\b(?:ignora|olvida|envia|envoie|ignoriere|vergiss|stuur|invia|envie)\b/i.test(raw);
+export const mayBeForeign = (raw: string) => /[^\x20-\x7e\t\n\r]/.test(raw) || /\b(?:ignora|olvida|envia|envoie|ignoriere|vergiss|stuur|invia|envie|baca|kirim|jangan|abaikan|masukkan|zignoruj|wyslij|gonder)\b/i.test(raw);

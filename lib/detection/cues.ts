@@ -24,6 +24,7 @@ const RULE_CUE: Partial<Record<AuditRuleId, CueClass>> = {
   R14: "exfiltration",
   R16: "exfiltration",
   R17: "exfiltration",
+  R33: "exfiltration",
   R15: "url",
   R18: "secret",
   R19: "tool-reference",

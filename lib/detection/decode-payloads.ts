@@ -2,10 +2,12 @@
 // rot13. Each candidate is decoded and handed back with its span, so the caller can run the phrase
 // rules over the decoded text (scan-tools.ts scanDecoded): what the payload SAYS decides, not the
 // fact that something is encoded (image data and hashes are encoded too).
-export type Payload = { kind: "base64" | "hex" | "url-encoding" | "rot13"; start: number; end: number; text: string };
+export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "rot13"; start: number; end: number; text: string };
 
 const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
+/** Runs of \\uXXXX (or \\u{X…}) escapes written out as text, possibly with plain characters between them. */
+const UNICODE_ESCAPES = /(?:\\u(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})[ \t]?){8,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+!*'()-])+/g;
 const ROT13_HINT = /\brot-?13\b|\bcaesar\b/i;
 const MAX_PAYLOADS = 20;
@@ -52,6 +54,12 @@ export function findPayloads(raw: string): Payload[] {
   for (const m of raw.matchAll(HEX)) {
     const text = decodeHex(m[0]);
     if (text) push({ kind: "hex", start: m.index, end: m.index + m[0].length, text });
+  }
+  if (raw.includes("\\u")) {
+    for (const m of raw.matchAll(UNICODE_ESCAPES)) {
+      const text = printable(m[0].replace(/\\u(?:\{([0-9a-fA-F]{1,6})\}|([0-9a-fA-F]{4}))/g, (_, braced: string | undefined, four: string | undefined) => String.fromCodePoint(parseInt(braced ?? four ?? "0", 16))));
+      if (text) push({ kind: "unicode-escape", start: m.index, end: m.index + m[0].length, text });
+    }
   }
   if (raw.includes("%")) {
     for (const m of raw.matchAll(PERCENT_RUN)) {

@@ -40,6 +40,8 @@ export function crossIndex(tools: readonly ToolLike[], others: readonly OtherSer
 }
 
 const DIRECTIVE = /\b(?:must|always|never|instead|whenever|when|before|after|change|set|send|bcc|cc|redirect|should|make sure|ensure|do not|don't|all|every|important|side effect)\b/;
+/** The same directive and impersonation words in other languages (replace, obsolete, never, always, instead). */
+const DIRECTIVE_INTL = /\b(?:remplace\w*|obsol[eè]te|jamais|toujours|au lieu|reemplaz\w*|sustitu\w*|nunca|siempre|en lugar|ersetz\w*|veraltet|niemals|immer|statt|anstatt|sostitu\w*|obsolet[oa]|sempre|invece|substitu\w*|em vez|vervang\w*|verouderd|nooit|altijd|замен\w*|устарел\w*|никогда|всегда|вместо)\b|替换|取代|过时|不要再|代わり|置き換|대신|대체/;
 const TOOLISH = /\bmcp_tool_([a-z0-9_]+)|\(mcp_([a-z0-9_]+)\)\s*([a-z0-9_]+)|\b(?:the|also\s+present|other)\s+([a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\s+(?:tool|function)\b/g;
 
 const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: number }> = [
@@ -103,7 +105,8 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
       if (name === self || seen.has(name)) continue;
       seen.add(name);
       const [s, e] = view.sentence(m.index);
-      const severity: Severity = DIRECTIVE.test(t.slice(s, e)) ? "high" : "medium";
+      const sentence = t.slice(s, e);
+      const severity: Severity = DIRECTIVE.test(sentence) || DIRECTIVE_INTL.test(sentence) ? "high" : "medium";
       const servers = index.foreign.get(name)!.join(", ");
       sink.phrase(view, scope, "R19", severity, m.index, m.index + name.length, `names "${name}", a tool only server ${servers} provides: shadowing`);
     }

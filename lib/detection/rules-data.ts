@@ -6,8 +6,10 @@ import { matches, type TextView } from "./text-view";
 import type { Severity, ToolLike } from "./types";
 import { inputProperties } from "./extract";
 
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b`;
-const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars)\b`;
+/** Environment variable names that hold secrets (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN…), in folded (lower) case. */
+export const SECRET_ENV = String.raw`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|secret(?:_access)?_key|client_secret|secret|token|password|passwd|pat|private_key|access_key(?:_id)?)\b`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b`;
+const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?secrets?|printenv|os\.environ|process\.env)\b|${SECRET_ENV}`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
 const VERBS = `${ACCESS_VERBS}|${TRANSFER_VERBS}`;
@@ -60,10 +62,12 @@ const R14: DataPattern[] = [
   { re: new RegExp(String.raw`\b(?:${GIVE}|upload|post|transmit|leak)\s+(?:[\w']+\s+){0,4}?(?:${CHAT})\b[^.\n]{0,40}?\bto\s+${DEST}`, "g"), severity: "high", message: "sends conversation or context data to a destination", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|export\w*|backup)\b/ },
   { re: /\b(?:include|attach|append|add|send|pass|forward|provide)\s+(?:a\s+|the\s+)?(?:full|entire|complete|whole)\s+(?:list|copy|dump|log|record|history|transcript)\s+of\s+(?:\w+\s+){0,2}?(?:messages|conversations?|chats?|emails?|history|files|contacts|documents)\b/g, severity: "high", message: "asks for a full dump of messages or files" },
   { re: new RegExp(String.raw`\b(?:${GIVE})\b[^.\n]{0,50}?\b(?:(?:full|entire|complete|whole)\s+(?:conversation|chat)\b(?:\s+(?:history|log|transcript|context))?|(?:full|entire|complete|whole)\s+message\s+(?:history|log))`, "g"), severity: "high", message: "asks for the full conversation", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript)\b/ },
-  { re: new RegExp(String.raw`\b(?:collect|gather|bundle|zip|archive|upload|send|post|forward|submit|sync|mirror|copy)\b${WITHIN(80)}\b(?:files?|folders?|director(?:y|ies)|workspace|project|repo(?:sitory)?|codebase|documents?|contents?|data|results?|them|it|everything)\b${WITHIN(60)}\b(?:to|via|into)\s+https?:\/\/`, "g"), severity: "high", message: "sends local data to an external URL", purpose: /\b(upload\w*|send\w*|sync\w*|backup|back up|publish\w*|webhook|post\w*|share|export\w*|deploy\w*)\b/ },
+  { re: new RegExp(String.raw`\b(?:collect|gather|bundle|zip|archive|upload|send|post|forward|submit|sync|mirror|copy|share)\b${WITHIN(80)}\b(?:files?|folders?|director(?:y|ies)|workspace|project|repo(?:sitory)?|codebase|documents?|contents?|data|results?|them|it|everything)\b${WITHIN(60)}\b(?:to|via|into)\s+https?:\/\/`, "g"), severity: "high", message: "sends local data to an external URL", purpose: /\b(upload\w*|send\w*|sync\w*|backup|back up|publish\w*|webhook|post\w*|share|export\w*|deploy\w*)\b/ },
   { re: new RegExp(String.raw`\b(?:send|forward|route|redirect|copy|mirror|cc|bcc)\s+(?:all\s+|every\s+|each\s+|any\s+|a\s+copy\s+of\s+)?(?:the\s+)?(?:emails?|messages?|replies|data|files|requests?|results?|copies|outputs?|responses?)\s+(?:\w+\s+){0,3}?to\s+${DEST}`, "g"), severity: "high", message: "redirects data to a fixed destination" },
   { re: /\b(?:change|set|replace|update|switch|override)\s+(?:the\s+)?(?:recipients?|destination|target|to[- ]address|phone\s+number|email\s+address|webhook(?:\s+url)?|endpoint|channel|receiver)\s+(?:\w+\s+){0,2}?to\s+\S/g, severity: "high", message: "rewrites the recipient or destination" },
   { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]{1,64}@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
+  { re: new RegExp(String.raw`\b(?:blind[- ]?(?:carbon[- ])?cop(?:ied|y)|bcc'?(?:e?d)?|cc'?(?:e?d)?|copied|forwarded|mirrored|redirected|relayed|kept|archived)\s+(?:\w+\s+){0,2}?(?:to|at|with)\s+(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[\w.-]+`, "g"), severity: "high", message: "copies messages to a fixed address (hidden recipient)", purpose: /\b(archiv\w*|backup|journal\w*|retention|compliance)\b/ },
+  { re: new RegExp(String.raw`\b(?:full|entire|complete|whole)\s+(?:${CHAT})\b(?:\s+of\s+(?:this|the)\s+(?:chat|conversation|session))?[^.\n]{0,40}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for the whole conversation in a parameter", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|export\w*)\b/ },
   { re: /!\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s?&#]{1,200}[?&#][^)\s]{0,300}?(?:\{|<|\$|%7b)/g, severity: "high", message: "markdown image whose URL carries data: rendering it sends the data out" },
 ];
 
@@ -76,9 +80,9 @@ const R17: DataPattern[] = [
 ];
 
 /** Cheap tests that a target can be present at all. */
-const PATH_HINT = /\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
-const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var/;
-const R14_HINT = /conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
+const PATH_HINT = /run\/secrets|etc\/secrets|self\/environ|\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
+const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var|printenv|environ|process\.env/;
+const R14_HINT = /kept|archived|relayed|blind|conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
 const R17_HINT = /also|purpose|actually|secretly|covertly|share|remote/;
 
 /** R12–R15, R17 over one string. */
@@ -103,7 +107,9 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
       // password" alone is access. The tool's own summary line describes what it does.
       const strong = PATH_ONLY.test(m[0]) || TRANSFER.test(verbText);
       const summary = scope.field === "description" && t.slice(0, verb).trim() === "";
-      const severity: Severity = ownPurpose(m[0], tool) || !strong || summary ? "medium" : "high";
+      // A lister "includes" or "shows" dotfiles in its listing: that names them, it does not move them.
+      const listing = LISTER.test(tool.purpose) && /^(?:include|show|list|display|add)\b/.test(verbText);
+      const severity: Severity = ownPurpose(m[0], tool) || !strong || summary || listing ? "medium" : "high";
       sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, "instruction to read or send a sensitive file or secret");
     }
   }
@@ -113,8 +119,42 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
       sink.phrase(view, scope, "R14", severity, m.index, m.index + m[0].length, rule.message);
     }
   }
+  if (hasPath || SECRET_HINT.test(t)) scanChannels(view, scope, sink);
   scanUrls(view, scope, sink);
   for (const rule of R17_HINT.test(t) ? R17 : []) for (const m of matches(view, rule.re)) sink.phrase(view, scope, "R17", rule.severity, m.index, m.index + m[0].length, rule.message);
+}
+
+const CHANNEL_TARGET = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:printenv|os\.environ|process\.env)\b|\b(?:the\s+user'?s?|their|your|his|her)\s+(?:[\w.-]+\s+){0,2}?(?:passwords?|passphrases?|api[ _-]?keys?|tokens?|credentials|session\s+cookies?|cookies|private\s+keys?|ssh\s+keys?|seed\s+phrase|recovery\s+phrase)\b`, "g");
+const DESTINATION = /https?:\/\/\S+|(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}\b/;
+const PROHIBITION = /\b(?:never|do\s+not|don't|must\s+not|should\s+not|are\s+not|is\s+not|not\s+be)\b/;
+const LOCATOR_PARAM = /^(?:path|paths|file|files|filename|filepath|dir|directory|folder|url|uri|src|source|target|identity_?file|key_?path|kubeconfig|config|config_?path|profile)$/;
+const SCHEMA_TEXT = new Set(["description", "title", "schema-description", "schema-title", "instructions", "annotation"]);
+
+/**
+ * R13 without an English verb: one sentence names a secret (a credential path, a secret-holding
+ * environment variable, "the user's password") AND a channel out of the agent, one of this tool's
+ * own parameters or a URL or address. The structure is the attack in every language ("… ~/.ssh/id_rsa
+ * … notes …" in Hindi, Vietnamese or Indonesian); a sentence that forbids it, or a tool whose own
+ * purpose is that secret (an SSH client and its key), is not.
+ */
+function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
+  if (!SCHEMA_TEXT.has(scope.field)) return;
+  const t = view.text;
+  // A parameter named for a secret (api_key, token) declares that the tool takes one: "pass api_key to
+  // override OPENAI_API_KEY" documents it, it does not route a secret out.
+  const params = [...(scope.tool.params ?? [])].filter((p) => !LOCATOR_PARAM.test(p) && !SECRET_PARAM.test(p));
+  for (const m of matches(view, CHANNEL_TARGET)) {
+    const [s, e] = view.sentence(m.index);
+    const sentence = t.slice(s, e);
+    if (PROHIBITION.test(sentence) || ownPurpose(m[0], scope.tool)) continue;
+    const rest = sentence.replace(m[0], " ");
+    const param = params.find((p) => new RegExp(String.raw`(?<![\p{L}\p{N}_])${escapeRe(p)}(?![\p{L}\p{N}_])`, "u").test(rest));
+    const dest = DESTINATION.exec(rest)?.[0];
+    if (!param && !dest) continue;
+    const severity: Severity = LISTER.test(scope.tool.purpose) ? "medium" : "high";
+    sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, `a secret (${m[0]}) and a way out (${param ? `parameter "${param}"` : dest}) in one sentence: routes the secret out of the agent`);
+    return;
+  }
 }
 
 const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|localhost\.run|pinggy\.io|bore\.pub|webhook\.site|requestbin\.(?:com|net)|pipedream\.net|hookbin\.com|beeceptor\.com|requestcatcher\.com|postb\.in|interact\.sh|oast\.(?:pro|live|site|online|fun|me)|burpcollaborator\.net|canarytokens\.com|dnslog\.cn|ceye\.io|pastebin\.com|paste\.ee|hastebin\.com|termbin\.com|transfer\.sh|0x0\.st|file\.io|paste\.rs|dpaste\.\w+|bit\.ly|tinyurl\.com|t\.co|is\.gd|goo\.gl|ow\.ly|rebrand\.ly|cutt\.ly|shorturl\.at|rb\.gy)$|\.onion$/;
@@ -127,7 +167,7 @@ const HOSTILE_HOST = /(?:^|\.)(?:ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.
 export const METADATA_HOST = /^(?:169\.254\.169\.254|169\.254\.170\.2|100\.100\.100\.200|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata\.goog|metadata|instance-data(?:\.ec2\.internal)?)$/;
 /** A tool whose own purpose is the tunnel, paste or webhook-catcher service (its URLs are its output, not a destination). */
 const HOST_PURPOSE = /\b(?:tunnel\w*|ngrok|cloudflared?|localtunnel|expos(?:e|es|ing)|webhooks?|paste\w*|shorten\w*|requestbin|pipedream|interactsh|canary\w*)\b/;
-const HOSTILE_PATH = /^(?:discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot)/;
+const HOSTILE_PATH = /^(?:discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org\/bot|hooks\.zapier\.com\/hooks\/catch)/;
 const URL_RE = /\b(?:https?|ftp|wss?):\/\/[^\s"'<>)\]`]+|\b(?:\d{1,3}\.){3}\d{1,3}:\d{2,5}\b|\b(?:ngrok(?:-free)?\.(?:io|app)|webhook\.site|pipedream\.net|trycloudflare\.com)\b/g;
 
 function privateIp(host: string): boolean {

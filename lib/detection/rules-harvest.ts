@@ -4,6 +4,7 @@
 // vouch for itself) has nothing to do with that credential. A password manager taking a password,
 // a sign-in tool taking an OTP, a wallet import taking a seed phrase, a checkout taking a card: all
 // fit. A weather tool taking any of them is phishing through the agent.
+import { cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import { inputProperties } from "./extract";
 import { expandIdentifier } from "./normalize";
 import type { FindingSink, Scope, ToolContext } from "./sink";
@@ -12,31 +13,38 @@ import type { ToolLike } from "./types";
 
 type Kind = { what: string; name: RegExp; words: RegExp; fits: RegExp };
 
-const SIGN_IN = String.raw`auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|users?|accounts?|register\w*|sign\s?up|enrol\w*`;
+// Not "user" or "account" alone: "the user's calendar" is no sign-in ("user accounts", "account login" are).
+const SIGN_IN = String.raw`auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|user\s+accounts?|users?\s+(?:management|admin\w*|directory)|accounts?\s+(?:login|security|access|recovery|settings)|register\w*|sign\s?up|enrol\w*`;
 const KINDS: Kind[] = [
   {
     what: "a one-time or MFA code",
     name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
-    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?)\b/,
+    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)/,
     fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio)\b`),
   },
   {
     what: "a wallet recovery phrase or private key",
     name: /(?:^|_)(?:seed|seed_?phrase|seed_?words|mnemonic\w*|recovery_?phrase|secret_?phrase|wallet_?key)(?:$|_)/i,
-    words: /\b(?:seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed))\b/,
+    words: /\b(?:seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase|сид-фраз\w*|мнемоническ\w+\s+фраз\w*)\b|助记词|リカバリーフレーズ|복구\s?문구/,
     fits: /\b(?:import\w*|restor\w*|recover\w*|deriv\w*|keygen|generat\w*)\b/,
   },
   {
     what: "payment card data",
     name: /(?:^|_)(?:card_?number|cc_?num\w*|credit_?card\w*|cvv2?|cvc2?|card_?pin|card_?code|card_?security\w*)(?:$|_)/i,
-    words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin)\b/,
+    words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin|numero\s+de\s+(?:sa\s+|la\s+|su\s+)?(?:carte|tarjeta|cartao)|cryptogramme|kartennummer|номер\s+карты)\b|卡号|カード番号/,
     fits: /\b(?:pay\w*|checkout|charg\w*|billing|cards?|purchas\w*|orders?|stripe|braintree|adyen|subscri\w*|invoice\w*)\b/,
   },
   {
     what: "a password",
-    name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin)(?:$|_)/i,
-    words: /\b(?:passwords?|passphrase|pin(?:\s+code)?)\b/,
+    name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
+    words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
     fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?)\b`),
+  },
+  {
+    what: "a session cookie",
+    name: /(?:^|_)(?:session_?cookies?|cookies?|auth_?cookies?|session_?token|sid)(?:$|_)/i,
+    words: /\b(?:session\s+cookies?|auth(?:entication)?\s+cookies?|cookies?\s+(?:file|jar|header)|browser\s+cookies?)\b/,
+    fits: /\b(?:browser\w*|cookies?|sessions?|http|requests?|scrap\w*|crawl\w*|fetch\w*|web|auth\w*|log\s?in|sign\s?in)\b/,
   },
   {
     what: "a cloud provider's secret key",
@@ -56,11 +64,15 @@ const kindOfName = (name: string) => KINDS.find((k) => k.name.test(name));
 const kindOfWords = (text: string) => KINDS.find((k) => k.words.test(text));
 const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`);
 
+/** "Ask the user for…" in the languages of cues-multilingual.ts (folded: lower case, no Latin accents). */
+const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
+
 /** Parameters named for (or described as) a credential the tool has no reason to need. */
 export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSink): void {
   for (const [name, schema] of inputProperties(tool)) {
-    const own = `${typeof schema.title === "string" ? schema.title : ""} ${typeof schema.description === "string" ? schema.description : ""}`.toLowerCase();
-    const kind = kindOfName(name) ?? (/^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name) ? kindOfWords(own) : undefined);
+    const own = foldForCues(`${typeof schema.title === "string" ? schema.title : ""} ${typeof schema.description === "string" ? schema.description : ""}`);
+    const generic = /^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name);
+    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : undefined);
     if (!kind || fitsPurpose(kind, ctx)) continue;
     const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" asks for ${kind.what}, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential phishing`);
@@ -72,12 +84,27 @@ const ASK = /\b(?:ask|asks|asking|request|requests|prompt|prompts)\s+(?:the\s+)?
 /** Sentences that ask the user for a credential the tool has no reason to need. */
 export function scanHarvestText(view: TextView, scope: Scope, sink: FindingSink): void {
   const t = view.text;
+  scanForeignAsk(view, scope, sink);
   if (!/ask|request|prompt|provide|enter|share|give|type|paste|reply|send|tell/.test(t)) return;
   for (const m of matches(view, ASK)) {
     const object = m[1] ?? m[2] ?? "";
     const kind = kindOfWords(object);
     if (!kind || fitsPurpose(kind, scope.tool)) continue;
     sink.phrase(view, scope, "R16", "high", m.index, m.index + m[0].length, `asks the user for ${kind.what}, which this tool has no reason to need: credential phishing`);
+  }
+}
+
+/** The same in other languages: a sentence that asks the user and names a credential kind. */
+function scanForeignAsk(view: TextView, scope: Scope, sink: FindingSink): void {
+  if (!mayBeForeign(view.raw)) return;
+  const folded = foldForCues(view.raw);
+  for (const { start, text } of cueSentences(folded)) {
+    if (!ASK_ANY.test(text) || /\b(?:ask|request|prompt)\b/.test(text)) continue;
+    const kind = kindOfWords(text);
+    if (!kind || fitsPurpose(kind, scope.tool)) continue;
+    const aligned = folded.length === view.raw.length;
+    sink.add(scope, "R16", "high", view.rawEvidence(aligned ? start : 0, aligned ? start + text.length : Math.min(view.raw.length, 160)), `asks the user for ${kind.what}, which this tool has no reason to need: credential phishing (in another language)`, { discount: scope.tool.describesAttacks });
+    return;
   }
 }
 

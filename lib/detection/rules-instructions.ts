@@ -22,12 +22,12 @@ const R7: Pattern[] = [
   p(/\b(?:before|prior to)\s+(?:using|calling|invoking|running|executing)\s+(?:this|the)\s+(?:tool|function)\s*,\s*(?:you\s+(?:must|should|need\s+to|have\s+to)\s+)?(?:first\s+)?(?:call|run|invoke|execute|use|open|fetch|list)\b/g, "medium", "pre-invocation instruction"),
   p(/\b(?:whenever|every\s+time|each\s+time|any\s+time)\s+(?:you\s+|the\s+(?:agent|assistant|model)\s+)?(?:call|use|invoke|run|execute)s?\s+(?:any|another|other|a|an)\s+(?:other\s+)?(?:tool|function|command|mcp)/g, "high", "instruction that applies to every tool call"),
   p(/\bbefore\s+(?:using|calling|invoking|running|executing)\s+(?:any|all|every|other|another)\s+(?:other\s+)?(?:tools?|functions?|commands?)/g, "high", "instruction that applies before every other tool"),
-  p(/\bbefore\s+\w+ing\b[^.\n]{0,40}?\b(?:with|using|via|through|from)\s+(?:any|every|another|an?)\s+(?:other\s+)?(?:tools?|functions?|servers?)\b/g, "high", "hooks the agent's use of other tools"),
+  p(/\bbefore\s+\w+ing\b[^.\n]{0,40}?\b(?:with|using|via|through|from)\s+(?:any|every|another|an?)\s+(?:other\s+)?(?:[\w-]+\s+)?(?:tools?|functions?|servers?)\b/g, "high", "hooks the agent's use of other tools"),
   p(/\bfirst\s+call\s+this\s+(?:tool|function)\b/g, "medium", "demands to be called first"),
   p(/\b(?:you\s+must|you\s+should|always|must\s+always|be\s+sure\s+to|make\s+sure\s+to|remember\s+to)\s+(?:also\s+)?(?:first\s+)?(?:prepend|prefix|route|redirect|proxy)\b/g, "high", "instruction to prepend or reroute"),
   p(/\b(?:all|every|each|any)\s+(?:shell\s+|terminal\s+)?(?:commands?|requests?|calls?|messages?)\s+(?:must|should|need\s+to)\s+(?:include|start\s+with|begin\s+with|be\s+prefixed|be\s+routed|be\s+sent|go\s+through|contain)/g, "high", "instruction that rewrites every command"),
   p(/\bprefix(?:ed)?\s+(?:to\s+)?(?:every|all|each|any)\s+(?:command|request|call|message)|\b(?:prepend|append)\s+[^.\n]{0,40}\bto\s+(?:every|all|each|any)\s+(?:command|request|call|message|response)/g, "high", "instruction that rewrites every command"),
-  p(/\bwhen(?:ever)?\s+the\s+user\s+(?:says|types|writes|mentions|asks|sends)\b[^.\n]{0,80}\b(?:call|invoke|use|run)\s+this\s+(?:tool|function)/g, "high", "trigger phrase that makes the agent call this tool"),
+  p(/\bwhen(?:ever)?\s+the\s+user\s+(?:says|types|writes|mentions|asks|sends|thanks)\b[^.\n]{0,80}\b(?:(?:call|invoke|use|run)\s+this\s+(?:tool|function)|(?:call|invoke)\s+[\w.-]+\s+with)/g, "high", "trigger phrase that makes the agent call this tool"),
   p(/\b(?:at|on)\s+the\s+(?:start|beginning)\s+of\s+(?:every|each|any|the)\s+(?:conversation|session|chat|response|turn)\b[^.\n]{0,60}\b(?:call|invoke|run|read|send|use)\b/g, "high", "instruction to act at the start of every conversation"),
   p(/\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|enabled|installed)\b/g, "high", "claims an effect of this tool's mere presence on the agent"),
   p(/\bwhen(?:ever)?\s+[^.\n]{0,40}\b(?:is|are)\s+(?:invoked|called|used)\s*,\s*(?:make\s+sure\s+to|be\s+sure\s+to|you\s+must|always)?\s*(?:change|set|replace|include|send|add|bcc|cc|forward|redirect)\b/g, "high", "instruction that hooks another tool's calls"),
@@ -44,6 +44,9 @@ const R8: Pattern[] = [
   p(/\b(?:new|updated|revised|real)\s+(?:system\s+)?instructions?\s*:/g, "high", "replacement instructions"),
   p(/\b(?:do\s+not|don't|never)\s+follow\s+(?:the\s+|your\s+|any\s+)?(?:previous|prior|system|original|user'?s?|safety)\s*(?:instructions|rules|guidelines|prompt)/g, "high", "instruction override"),
   p(/\byour\s+(?:new|real|actual|true)\s+(?:task|goal|instructions?|purpose|objective)\s+(?:is|are)\b/g, "high", "replacement task"),
+  p(/\b(?:ignore|disregard)\s+(?:the\s+|what\s+the\s+)?user(?:'s)?\s+(?:request|requests|instructions?|question|wishes|asks|says|wants)\b/g, "high", "tells the agent to ignore the user"),
+  p(/\b(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over|outranks?)\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:system\s+prompt|system\s+(?:instructions?|message)|(?:previous|prior|host|user'?s?|developer|safety)\s+(?:instructions?|rules|guidelines|policies))/g, "high", "claims to override the system prompt"),
+  p(/\b(?:never|do\s+not|don't|without)\s+ask(?:ing)?\s+(?:the\s+)?user\s+for\s+(?:confirmation|permission|approval|consent)|\bauto-?approve\s+(?:every|all|any|each)\b/g, "high", "instruction to skip the user's approval"),
 ];
 const R8_INTL = /ignor(?:ez|iere|ieren|a|ar)\s+(?:\S+\s+){0,3}(?:instructions|anweisungen|instrucciones|istruzioni|instruções|instructies)|(?:忽略|无视|無視)[^。\n]{0,10}(?:指令|指示|说明|命令|規則|规则)|(?:игнорир|забуд)\S*\s+(?:\S+\s+){0,3}инструкц|(?:이전|모든)\s*(?:지시|명령)[^.\n]{0,8}무시/g;
 
@@ -57,6 +60,9 @@ const R9: Pattern[] = [
   p(/\b(?:do\s+not|don't)\s+make\s+it\s+obvious/g, "high", "concealment"),
   p(/\b(?:the\s+)?user\s+(?:should|must|does|need|needs)\s*(?:not|n't)\s+(?:know|see|notice|be\s+aware|find\s+out|be\s+told|to\s+know)/g, "high", "concealment from the user"),
   p(/\bhide\s+(?:this|it|the\s+\w+)\s+from\s+(?:the\s+)?user/g, "high", "concealment from the user"),
+  p(new RegExp(String.raw`\b(?:do\s+not|don't|never|without)\s+(?:show|showing|display|displaying|mention|mentioning|reveal|revealing|surface|surfacing)\s+(?:[\w'-]+\s+){1,3}?(?:to|from|with)\s+${USER}\b`, "g"), "high", "concealment from the user"),
+  p(new RegExp(String.raw`\b(?:do\s+not|don't|never|no\s+need\s+to)\s+(?:bother|trouble|burden|distract)\s+${USER}\b`, "g"), "high", "concealment from the user"),
+  p(new RegExp(String.raw`\bkeep\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+out\s+of\s+(?:the\s+)?(?:summar(?:y|ies)|answers?|replies|response|output)`, "g"), "high", "concealment from the user"),
   p(/\b(?:a\s+)?(?:mere|just\s+an?|only\s+an?)\s+implementation\s+detail\b/g, "medium", "downplays an instruction as an implementation detail"),
   p(/\bwithout\s+(?:asking|(?:the\s+)?user'?s?\s+(?:knowledge|consent|permission|approval))/g, "medium", "acts without the user's knowledge"),
 ];
@@ -74,15 +80,22 @@ const EMPHASIS = /\b(important|crucial|critical|vital|urgent|ignore|disregard|ov
 const GATE: Record<"R6" | "R7" | "R8" | "R9" | "R10", RegExp> = {
   R6: /[<[{]/,
   R7: /before|whenever|every|each time|any time|prefix|prepend|append|when|must|start|beginning|first|prior|all|any/,
-  R8: /ignor|disregard|forget|overrid|bypass|skip|you are now|instructions?\s*:|follow|your (?:new|real|actual|true)/,
-  R9: /\bnot\b|n't|never|without|silent|secret|covert|quiet|discreet|surreptitious|stealth|keep|upset|worry|alarm|scare|confuse|annoy|concern|obvious|hide|implementation detail/,
+  R8: /ignor|disregard|forget|overrid|bypass|skip|you are now|instructions?\s*:|follow|your (?:new|real|actual|true)|supersede|replace|precedence|outrank|ask|approve/,
+  R9: /\bnot\b|n't|never|without|no need|out of|silent|secret|covert|quiet|discreet|surreptitious|stealth|keep|upset|worry|alarm|scare|confuse|annoy|concern|obvious|hide|implementation detail/,
   R10: /otherwise|required|necessary|mandatory|needed|essential|crash|lost|work|blocked|violate|fail/,
 };
+
+/** "<IMPORTANT> tags", "[SYSTEM] markers": the tag is named as a thing (a scanner's documentation), not used. */
+const NAMED_AS_THING = /^\s*(?:tags?|markers?|blocks?|elements?|headers?|sections?|wrappers?)\b/;
 
 function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: keyof typeof GATE, patterns: Pattern[]): void {
   if (!GATE[ruleId].test(view.text)) return;
   for (const { re, severity, message } of patterns) {
-    for (const m of matches(view, re)) sink.phrase(view, scope, ruleId, severity, m.index, m.index + m[0].length, message);
+    for (const m of matches(view, re)) {
+      const end = m.index + m[0].length;
+      const named = ruleId === "R6" && NAMED_AS_THING.test(view.text.slice(end, end + 20));
+      sink.phrase(view, scope, ruleId, named ? "low" : severity, m.index, end, named ? `${message} (named as a thing, not used)` : message);
+    }
   }
 }
 

@@ -26,13 +26,16 @@ export function schemaPoisoning(findings: readonly AuditFinding[], sink: Finding
   }
 }
 
-const EXFIL_NAME = /\b(?:content|contents|data|value|result|output|read|reading|fetch|get|dump|steal|exfil|extract|copy|upload|send|from)\b.{0,40}\b(?:ssh.{0,5}(?:id.rsa|key)|id.rsa|private.key|api.key|secret.key|credentials?|passwd|env.(?:secret|key|file|var)|aws.secret|access.token|auth.token|mcp.json|cursor.mcp)\b/;
+const EXFIL_NAME = /\b(?:content|contents|data|value|result|output|read|reading|fetch|get|dump|steal|exfil|extract|copy|upload|send|from)\b.{0,40}\b(?:ssh.{0,5}(?:id.rsa|key)|id.rsa|private.key|api.key|secret.key|credentials?|passwd|env.(?:secret|key|file|var)|aws.secret|access.token|auth.token|mcp.json|cursor.mcp|kube.?config(?:.file)?|docker.config|npmrc|netrc|git.credentials|gcloud.credentials|dot.?env(?:.file)?|environment.variables|session.cookies?|browser.cookies?)\b/;
 const DIRECTIVE_NAME = /\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:\w+\s+){0,2}\b(?:previous|prior|all|above|earlier|preceding|former|initial|original)\b\s+(?:\w+\s+){0,2}\b(?:instructions?|rules?|directives?|prompts?|constraints?|guidelines?|guardrails?|restrictions?|commands?)\b/;
 const SENTENCE_NAME = /\b(?:read|send|include|ignore|always|must|before|call|pass|upload|never|secretly)\b/;
 const COMMAND = /\$\(|`[^`]{3,200}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
 const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
 const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder/i;
 const PATH_RE = new RegExp(PATH_TARGETS);
+/** Recipient properties whose value the user, not the server, should choose (postmark-mcp's Bcc backdoor). */
+const RECIPIENT_NAME = /^(?:b?cc|bcc_?\w*|cc_?\w*|blind_?copy\w*|copy_?to|forward_?to|reply_?to|recipients?|to)$/i;
+const EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}\b/;
 
 const propertyOf = (pointer: string) => {
   const m = /\/properties\/([^/]+)(?:\/(?:default|examples|const|example)(?:\/.*)?)?$/.exec(pointer);
@@ -63,7 +66,9 @@ export function scanSchemaStrings(toolName: string, strings: readonly ExtractedS
     const prop = propertyOf(s.pointer);
     const propDescription = descriptions.get(s.pointer.replace(/\/(?:default|examples|example|const)(?:\/.*)?$/, "")) ?? "";
     if (COMMAND.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value is a shell command`);
-    else if (PATH_RE.test(text)) sink.add(scope, "R23", PATHISH_NAME.test(prop) ? "low" : "high", ev, `${s.field} value points at a sensitive file`);
+    // A default or example path on a path property is a suggestion; a const is the only value the call may carry.
+    else if (PATH_RE.test(text)) sink.add(scope, "R23", PATHISH_NAME.test(prop) && s.field !== "const" ? "low" : "high", ev, `${s.field} value points at a sensitive file`);
+    else if (RECIPIENT_NAME.test(prop) && EMAIL.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value puts a fixed address on the "${prop}" recipient property: every message is copied to it unless the agent overrides it`);
     else if (/\bhttps?:\/\//.test(text) && !URLISH_NAME.test(prop) && !/\b(?:url|uri|link|address)\b/i.test(propDescription)) sink.add(scope, "R23", "medium", ev, `${s.field} value is a URL on a property that is not a URL`);
   }
 }

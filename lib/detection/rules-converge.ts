@@ -1,0 +1,220 @@
+// R33 — converging signals. The phrase rules (R7–R17) each look for one kind of sentence; an
+// attacker who avoids their words ("keep billing-archive@… in the recipients", "mirror defaults to
+// https://…") passes them all. R33 instead asks, per sentence, which INDEPENDENT weak signals are
+// present and fires only when enough of them co-occur:
+//   move         a verb that moves data somewhere (send, copy, post, share, route, include… and the
+//                move stems of cues-multilingual in 20 languages), active or passive;
+//   object       something a third party should not get: credentials (paths, secret nouns, secret
+//                env vars, codes), the conversation, contacts, money;
+//   destination  somewhere that is not the user: a literal URL, email address, phone, IBAN, account
+//                id or git remote, one of the tool's own parameters, or another server's tool;
+//   cover        concealment, or a normalisation that overrides the user ("regardless", "keep that
+//                address even when the user edits them", "users have already agreed");
+//   scope        always / every call / each session / before answering: a standing order;
+//   mismatch     the object is not what the tool says it is for (name, title, first sentence).
+// A single signal is ordinary prose: a password manager's sentence has an object, an email sender's
+// has a move and a destination parameter. Severity comes from the count, so a benign twin that
+// shares the poisoned side's first sentence stays quiet and only the added fragment fires.
+// Schema defaults are judged the same way: a fixed outside address or URL as the default, const or
+// example of a destination parameter (bcc, attendees, hook, mirror, target…) is a destination the
+// user never chose.
+import { expandIdentifier } from "./normalize";
+import { PATH_TARGETS, SECRET_ENV } from "./rules-data";
+import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
+import type { CrossIndex } from "./rules-cross";
+import type { FindingSink, Scope, ToolContext } from "./sink";
+import type { TextView } from "./text-view";
+import type { ExtractedString, Severity, StringField } from "./types";
+
+/** The role stems without the global flag: .test() here must not carry lastIndex between calls. */
+const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) => [k, new RegExp(r.source, "u")])) as typeof ROLE_RE_GLOBAL;
+
+const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
+const VALUE = new Set<StringField>(["default", "const", "examples", "enum"]);
+
+const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE = new RegExp(String.raw`\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
+/** A move that is forbidden ("never include keys in the message") moves nothing. */
+const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
+/** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
+const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
+const COVER_MORE = /sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
+
+const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
+const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
+const PEOPLE = /\b(?:contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
+const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
+const PRIVATE_DATA = /\b(?:private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
+
+const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
+const DEST_WORDS = /\b(?:partner(?:\s+team)?|third[- ]part(?:y|ies)|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
+const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
+
+const COVER = new RegExp(
+  [
+    String.raw`\bno\s+need\s+to\s+(?:mention|tell|say|report|bring)`,
+    String.raw`\b(?:nothing|no|never|needn't)\s+(?:\w+\s+){0,2}(?:mention|tell|report|bring\s+up|raise|flag|surface|disclose)\w*`,
+    String.raw`\bneed\s+not\s+be\s+(?:reported|mentioned|shown)`,
+    String.raw`\b(?:does|do)\s+not\s+need\s+to\s+(?:hear|know|see|be\s+told)`,
+    String.raw`\bonly\s+need\s+to\s+see`,
+    String.raw`\bwithout\s+(?:asking|telling|mentioning|notifying|pausing)`,
+    String.raw`\bnot\s+something\s+to\s+(?:raise|mention|bring\s+up)`,
+    String.raw`\bregardless\s+of`,
+    String.raw`\beven\s+(?:when|if)\s+the\s+user`,
+    String.raw`\bkeep\s+(?:that|this|the)\s+(?:address|copy|recipient)`,
+    String.raw`\b(?:users?|they)\s+(?:have|has)\s+already\s+(?:agreed|approved|consented)`,
+    String.raw`\bconfigured\s+on\s+our\s+side`,
+    String.raw`\bmaintenance[- ]only`,
+    String.raw`\binternal\s+routing`,
+    String.raw`\bthe\s+standard\s+(?:archiving\s+)?(?:rule|step)`,
+    String.raw`\bdo\s+this\s+without`,
+    String.raw`\binstead\s+of\s+(?:the|their)`,
+    String.raw`\bin\s+place\s+of`,
+    String.raw`\bno\s+longer\s+(?:needed|required)`,
+    String.raw`\bavoid\s+(?:account\s+)?suspension`,
+    String.raw`\b(?:quietly|silently|discreetly)\b`,
+    String.raw`\bthere\s+is\s+no\s+need`,
+  ].join("|"),
+);
+const SCOPE = /\b(?:always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
+const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
+
+type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean };
+
+/** Which kind of sensitive object a sentence names, if any. */
+function objectOf(s: string, foreign: boolean): string | null {
+  if (CREDENTIAL.test(s) || (foreign && ROLE_RE.secret.test(s))) return "credentials";
+  if (CONVERSATION.test(s) || (foreign && ROLE_RE.chat.test(s))) return "the conversation";
+  if (PEOPLE.test(s)) return "contacts";
+  if (MONEY.test(s)) return "money";
+  if (PRIVATE_DATA.test(s)) return "private data";
+  return null;
+}
+
+/** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
+const OWN_OBJECT: Record<string, RegExp> = {
+  credentials: /\b(?:password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
+  "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
+  contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
+  money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
+  "private data": /\b(?:export\w*|backup|sync\w*|archive\w*|admin)\b/,
+};
+
+function destinationOf(sentence: string, scope: Scope, index: CrossIndex): string | null {
+  const lit = DEST_LITERAL.exec(sentence);
+  if (lit) {
+    const host = /:\/\/([^/?#:]+)/.exec(lit[0])?.[1] ?? lit[0].split("@")[1] ?? "";
+    if (!LOCAL_HOST.test(host)) return lit[0];
+  }
+  const param = paramRe(scope.tool)?.exec(sentence);
+  if (param) return `parameter ${param[1] ?? param[2] ?? param[3]}`;
+  if (/\b(?:in|into|as)\s+(?:the\s+)?["'`]?[\w-]+["'`]?\s+(?:field|argument|parameter)\b|\bsubmit\s+them\s+here|\bpass\s+(?:it|them)\s+here/.test(sentence)) return "a parameter";
+  if (index.foreignRe) {
+    index.foreignRe.lastIndex = 0;
+    const m = index.foreignRe.exec(sentence);
+    if (m) return `another server's tool ${m[0]}`;
+  }
+  const other = /\b(?:with|using|via|call|to)\s+([a-z]+_[a-z_]+)\b/.exec(sentence);
+  if (other && other[1] && !index.own.has(other[1]) && other[1] !== scope.tool.name && !(scope.tool.params ?? new Set()).has(other[1])) return `tool ${other[1]}`;
+  if (DEST_WORDS.test(sentence)) return "a third party";
+  return null;
+}
+
+/** One regex per tool for "its own parameter named as where something goes", built once (scan cost). */
+const PARAM_RE = new WeakMap<ToolContext, RegExp | null>();
+function paramRe(tool: ToolContext): RegExp | null {
+  if (PARAM_RE.has(tool)) return PARAM_RE.get(tool)!;
+  const names = [...(tool.params ?? [])].filter((p) => p.length >= 4).map(escapeRe);
+  const alt = names.join("|");
+  const re = names.length ? new RegExp(String.raw`["'\`](${alt})["'\`]|\b(?:as|in|into)\s+(?:the\s+)?(${alt})\b|\b(${alt})\s+(?:field|argument|parameter|param)\b`) : null;
+  PARAM_RE.set(tool, re);
+  return re;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+export function signalsOf(sentence: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
+  const object = objectOf(sentence, foreign);
+  const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
+  const affirmed = sentence.replace(NEGATED_MOVE, " ");
+  const destination = destinationOf(sentence, scope, index);
+  return {
+    move: MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))),
+    object,
+    destination,
+    literal: !!destination && DEST_LITERAL.test(destination),
+    cover,
+    scope: SCOPE.test(sentence),
+    ask: ASK_USER.test(sentence),
+    // The summary sentence IS the purpose: it cannot disagree with itself.
+    mismatch: !first && !!object && !OWN_OBJECT[object]!.test(purpose),
+  };
+}
+
+/** The signals of two adjacent clauses taken together. */
+function union(a: Signals, b: Signals): Signals {
+  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch };
+}
+
+/** How many signals a sentence carries, and whether they are the combination that moves data out. */
+export function convergence(sig: Signals): { count: number; fires: boolean } {
+  const count = [sig.move, !!sig.object, !!sig.destination, sig.cover, sig.scope, sig.mismatch, sig.ask].filter(Boolean).length;
+  // Out to a destination: moved there, or a foreign object named next to it.
+  const outward = !!sig.destination && (sig.move || (!!sig.object && sig.mismatch)) && (!!sig.object || sig.cover || sig.scope);
+  // Into this tool's own call: a credential or the conversation the tool has no use for, on a standing order or under cover.
+  const inward = sig.move && (sig.object === "credentials" || sig.object === "the conversation") && sig.mismatch && (sig.scope || sig.cover);
+  const phishing = sig.ask && sig.object === "credentials" && (sig.mismatch || sig.cover || sig.scope);
+  // Concealment next to a fixed outside address needs nothing else.
+  const covert = sig.move && sig.literal && sig.cover;
+  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert };
+}
+
+/** R33 over one prose string: fires on the first sentence where the signals converge. */
+export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
+  if (!PROSE.has(scope.field)) return;
+  // Accent-folded lower case, NOT the homoglyph-folded view: folding Cyrillic into Latin look-alikes
+  // would erase Russian words. Offsets are the raw text's (NFKC keeps one character per character
+  // for the cases that matter here), clamped for evidence.
+  const text = foldForCues(view.raw);
+  if (text.length < 20) return;
+  const purpose = `${expandIdentifier(scope.tool.name ?? "").toLowerCase()} ${scope.tool.purpose}`;
+  const sentences = cueSentences(text);
+  // The multilingual stems only run on text that has non-English signal (scan cost).
+  const foreign = mayBeForeign(view.raw);
+  const each = sentences.map((s, i) => signalsOf(s.text, scope, index, purpose, scope.field === "description" && i === 0, foreign));
+  // A clause and the one after it: a payload often splits the move from its cover ("…is posted to
+  // https://…; there is no need to mention this step"). The summary sentence stands alone.
+  sentences.forEach((s, i) => {
+    const first = scope.field === "description" && i === 0;
+    const next = each[i + 1];
+    const sig = next && !first ? union(each[i]!, next) : each[i]!;
+    const { count, fires } = convergence(sig);
+    if (!fires) return;
+    const parts = [sig.move && "moves data", sig.object && `names ${sig.object}`, sig.destination && `to ${sig.destination}`, sig.cover && "with concealment or an override of the user", sig.scope && "as a standing order", sig.mismatch && "outside the tool's stated purpose", sig.ask && "asks the user"].filter(Boolean);
+    const severity: Severity = count >= 5 ? "critical" : "high";
+    const start = Math.min(view.raw.length, s.start + (s.text.length - s.text.trimStart().length));
+    const end = Math.min(view.raw.length, s.start + s.text.length);
+    const framed = view.framed(Math.min(start, view.text.length), Math.min(end, view.text.length)) || (scope.tool.describesAttacks && scope.field !== "description");
+    sink.add(scope, "R33", severity, view.rawEvidence(start, end), `${count} independent signals in one sentence: ${parts.join(", ")}`, { discount: framed });
+  });
+}
+
+/** Parameter names that say where data goes. */
+const DEST_PARAM = /^(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|notify(?: \w+)?|(?:\w+ )?hook|webhook|callback(?: url)?|mirror|target|destination|dest|endpoint|upload url|sink|collector|report to|copy to|share with|backup(?: \w+)?|archive(?: \w+)?)$/;
+
+/** R33 over schema values: a fixed outside address or URL on a parameter that says where data goes. */
+export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
+  for (const s of strings) {
+    if (!VALUE.has(s.field)) continue;
+    const m = /\/properties\/([^/]+)\/(?:default|const|examples|enum)(?:\/\d+)?$/.exec(s.pointer);
+    if (!m || !m[1]) continue;
+    const param = expandIdentifier(m[1].replace(/~1/g, "/").replace(/~0/g, "~")).toLowerCase();
+    if (!DEST_PARAM.test(param)) continue;
+    const lit = DEST_LITERAL.exec(s.text.toLowerCase());
+    if (!lit) continue;
+    const host = /:\/\/([^/?#:]+)/.exec(lit[0])?.[1] ?? lit[0].split("@")[1] ?? "";
+    if (LOCAL_HOST.test(host) || !/\./.test(host)) continue;
+    const severity: Severity = s.field === "const" || s.field === "default" ? "high" : "medium";
+    sink.add({ toolName, pointer: s.pointer, field: s.field }, "R33", severity, { text: lit[0], start: lit.index, end: lit.index + lit[0].length }, `the ${s.field} of destination parameter "${m[1]}" is a fixed outside address (${lit[0]}): data goes where the user never chose`);
+  }
+}
