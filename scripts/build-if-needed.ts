@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -33,8 +34,39 @@ export function buildFingerprint(): string {
   return hash.digest("hex");
 }
 
+// Outside .next/: `next build` empties that folder when it starts, lock included.
+const LOCK = path.join(os.tmpdir(), `toolwatch-build-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}.lock`);
+const STALE_LOCK_MS = 15 * 60_000;
+
+/**
+ * One build at a time across processes: integration test files run two at a time and several of
+ * them build before starting a web process; two `next build`s in one .next/ break each other.
+ */
+async function withBuildLock<T>(fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const age = Date.now() - (fs.statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > STALE_LOCK_MS) fs.rmSync(LOCK, { recursive: true, force: true }); // a build that died holding it
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
 /** Runs `next build` unless the last successful build was made from exactly these inputs. */
-export async function buildIfNeeded(log: (line: string) => void = console.log): Promise<"built" | "up-to-date"> {
+export function buildIfNeeded(log: (line: string) => void = console.log): Promise<"built" | "up-to-date"> {
+  return withBuildLock(() => buildIfNeededLocked(log));
+}
+
+async function buildIfNeededLocked(log: (line: string) => void): Promise<"built" | "up-to-date"> {
   const fingerprint = buildFingerprint();
   const stamp = fs.existsSync(STAMP) ? (JSON.parse(fs.readFileSync(STAMP, "utf8")) as { fingerprint?: string }) : {};
   if (stamp.fingerprint === fingerprint && fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
@@ -73,8 +105,12 @@ export async function bundleProcesses(): Promise<void> {
     banner: { js: 'import { fileURLToPath as __toolwatchPath } from "node:url"; const __toolwatchRoot = __toolwatchPath(new URL("..", import.meta.url)).replace(/[\\/]$/, "");' },
     logLevel: "warning" as const,
   };
-  await build({ ...common, entryPoints: [path.join(ROOT, "server.ts")], outfile: WEB_BUNDLE });
-  await build({ ...common, entryPoints: [path.join(ROOT, "worker", "main.ts")], outfile: WORKER_BUNDLE });
+  // Written aside and renamed: a process starting from the bundle meanwhile reads the old one whole.
+  for (const [entry, outfile] of [[path.join(ROOT, "server.ts"), WEB_BUNDLE], [path.join(ROOT, "worker", "main.ts"), WORKER_BUNDLE]] as const) {
+    const aside = `${outfile}.${process.pid}.tmp`;
+    await build({ ...common, entryPoints: [entry], outfile: aside });
+    fs.renameSync(aside, outfile);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { inject } from "vitest";
+
 import type { Actor, Role, ServiceContext } from "@/lib/context";
 import { createDb, type Db } from "@/lib/db";
 import { getSecretKey } from "@/lib/secrets";
 import { connectionColumns } from "@/lib/servers/connection-columns";
 import type { ServerConnectionConfig } from "@/lib/servers/server-config";
 import { ensureTenant } from "@/lib/tenants/ensure-tenant";
+import { testDatabaseUrl } from "./test-database";
 
 // Every suite mints its own tenant; nothing wipes shared tables, so suites cannot interfere.
 let db: Db | undefined;
 export function testDb(): Db {
-  db ??= createDb(inject("databaseUrl"));
+  db ??= createDb(testDatabaseUrl());
   return db;
 }
 

@@ -14,9 +14,9 @@ declare module "vitest" {
  * worker never inherits the servers, demo fleet and stdio processes earlier files left behind
  * (they made later files' first snapshots wait behind dozens of dead servers).
  */
-export async function freshDatabaseUrl(): Promise<string> {
+export async function freshDatabaseUrl(prefix = "e2e"): Promise<string> {
   const base = new URL(inject("databaseUrl"));
-  const name = `e2e_${randomBytes(6).toString("hex")}`;
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = new URL(base);
   admin.pathname = "/postgres";
   const client = new pg.Client({ connectionString: admin.toString() });

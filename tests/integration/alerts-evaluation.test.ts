@@ -1,5 +1,5 @@
 import "@/tests/helpers/test-env";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { acknowledgeAlert } from "@/lib/alerts/acknowledge-alert";
 import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
@@ -11,6 +11,7 @@ import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
 import { insertServerRow, createTenantContext, testDb, waitFor, TEST_KEY } from "@/tests/helpers/factories";
 import { POISONED_ADD, add, notes, search } from "./alerts-fixtures";
 import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Baselines and alert evaluation over real snapshots in a real Postgres: each scenario records
 // snapshots exactly as the worker does, then evaluates them as the worker's sink does. Every
@@ -23,7 +24,7 @@ describe("alert evaluation against baselines", () => {
   let ctx: ServiceContext;
 
   beforeAll(() => {
-    listener = listenForEvents(inject("databaseUrl"), (e) => events.push(e));
+    listener = listenForEvents(testDatabaseUrl(), (e) => events.push(e));
   });
   afterAll(async () => {
     await listener?.close();

@@ -3,9 +3,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
 import readline from "node:readline";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiKeyFeed, type ApiKeyFeed } from "@/lib/auth/api-key-feed";
 import { addMember, call, createTeam, mintKey, signUp, type TestKey, type TestTeam } from "@/tests/helpers/api-client";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // An attacker holds a team API key; web processes remember verified keys (lib/auth/api-key-cache.ts).
 // Whatever revokes the key, from whichever web process or connection, the attacker's next request
@@ -55,8 +56,8 @@ async function expectCached(key: TestKey, serve: (key: TestKey) => Promise<numbe
 }
 
 beforeAll(async () => {
-  feed = startApiKeyFeed(inject("databaseUrl"));
-  sql = new pg.Client({ connectionString: inject("databaseUrl") });
+  feed = startApiKeyFeed(testDatabaseUrl());
+  sql = new pg.Client({ connectionString: testDatabaseUrl() });
   await sql.connect();
   team = await createTeam(await signUp("key-cache-owner"), "key-cache");
   child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../fixtures/api-key-web-process.ts")], { env: process.env, stdio: ["pipe", "pipe", "pipe"] });

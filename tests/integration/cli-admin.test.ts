@@ -5,20 +5,21 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listServersRoute } from "@/app/api/v1/servers/route";
 import { DELETE as deleteServerRoute } from "@/app/api/v1/servers/[id]/route";
 import { authenticate } from "@/lib/auth/authenticate";
 import { closeDb, getDb } from "@/lib/db";
 import { createServer } from "@/lib/servers/create-server";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
-process.env.DATABASE_URL = inject("databaseUrl");
+process.env.DATABASE_URL = testDatabaseUrl();
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BIN = path.join(ROOT, "bin/toolwatch.js");
 type Run = { code: number; stdout: string; stderr: string };
-const run = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: inject("databaseUrl") }): Promise<Run> =>
+const run = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: testDatabaseUrl() }): Promise<Run> =>
   promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 60_000 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),

@@ -4,12 +4,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildIfNeeded, WEB_BUNDLE } from "@/scripts/build-if-needed";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIfNeeded } from "@/scripts/build-if-needed";
 import { decryptJson } from "@/lib/secrets";
 import { startFixtureRegistry, type FixtureRegistry } from "@/tests/fixtures/registry-server";
 import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // `toolwatch import` / `export` as a user runs them: the real CLI (spawned) against the product's
 // real web process (production bundle) and a real Postgres; the team and its key come from
@@ -30,7 +31,7 @@ describe("toolwatch import / export against a running instance", () => {
   let apiKey: string;
   let port: number;
 
-  const baseEnv = () => ({ ...process.env, DATABASE_URL: inject("databaseUrl") });
+  const baseEnv = () => ({ ...process.env, DATABASE_URL: testDatabaseUrl() });
   const cli = (args: string[], stdin?: string): Promise<Run> =>
     new Promise((resolve) => {
       const child = execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), TOOLWATCH_API_URL: apiUrl, TOOLWATCH_API_KEY: apiKey }, timeout: 60_000 }, (error, stdout, stderr) =>
@@ -42,7 +43,7 @@ describe("toolwatch import / export against a running instance", () => {
   const startWeb = (stdioPolicy: string) =>
     startProcess(
       "server.ts",
-      { DATABASE_URL: inject("databaseUrl"), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", TOOLWATCH_DATA_DIR: dir, TOOLWATCH_SECRET_KEY: TEST_KEY.toString("base64"), TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: stdioPolicy },
+      { DATABASE_URL: testDatabaseUrl(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", TOOLWATCH_DATA_DIR: dir, TOOLWATCH_SECRET_KEY: TEST_KEY.toString("base64"), TOOLWATCH_DEMO: "0", TOOLWATCH_STDIO_POLICY: stdioPolicy },
       /Toolwatch is ready at/,
     );
   const rows = () => testDb().mcpServer.findMany({ where: { tenantId }, orderBy: { name: "asc" } });
@@ -64,7 +65,8 @@ describe("toolwatch import / export against a running instance", () => {
 
   beforeAll(async () => {
     // The web process runs the production bundle, as `npm start` does (built once if missing).
-    if (!fs.existsSync(WEB_BUNDLE)) await buildIfNeeded((line) => console.log(`[cli-import] ${line}`));
+    // Always through buildIfNeeded: it waits while another test file builds (they run two at a time).
+    await buildIfNeeded((line) => console.log(`[cli-import] ${line}`));
     port = await freePort();
     apiUrl = `http://127.0.0.1:${port}`;
     [web, registry] = await Promise.all([startWeb("all"), startFixtureRegistry()]);

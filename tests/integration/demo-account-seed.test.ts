@@ -2,15 +2,16 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAuth } from "@/lib/auth/auth";
 import { DEMO_USER_EMAIL } from "@/lib/auth/demo-account";
 import { closeDb, getDb } from "@/lib/db";
 import { ensureTenant } from "@/lib/tenants/ensure-tenant";
 import { demoBanner, seedDemoAccount } from "@/lib/tenants/seed-demo-account";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
-process.env.DATABASE_URL = inject("databaseUrl");
+process.env.DATABASE_URL = testDatabaseUrl();
 
 describe("seedDemoAccount() (run by npm start before web and worker)", () => {
   let dir: string;

@@ -3,10 +3,11 @@ import { call, createTeam, expectStatus, signUp, type TestTeam, type TestUser } 
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { insertServerRow, testDb, waitFor } from "@/tests/helpers/factories";
 import { startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Issue 15 end to end: the real worker process probes a cloaking fixture (one that shows Claude
 // Desktop's and Cursor's clientInfo an extra, poisoned tool) under other clients' identities, with
@@ -56,7 +57,7 @@ beforeAll(async () => {
   worker = await startProcess(
     "worker/main.ts",
     {
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: testDatabaseUrl(),
       TOOLWATCH_DEMO: "0",
       TOOLWATCH_WORKER_ID: "identity-worker",
       TOOLWATCH_DEBOUNCE_MS: "100",

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIfNeeded } from "@/scripts/build-if-needed";
 import { TEST_KEY } from "@/tests/helpers/factories";
 import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 import { parsePrometheusText, samplesOf, type Family } from "@/tests/helpers/prometheus-text";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // The web process as `npm start` runs it (production bundle): API and page requests, then its
 // /metrics scraped and parsed strictly. Route labels must be templates, never raw paths.
@@ -37,7 +38,7 @@ describe("the web process's /metrics", () => {
     web = await startProcess(
       "server.ts",
       {
-        DATABASE_URL: inject("databaseUrl"),
+        DATABASE_URL: testDatabaseUrl(),
         NODE_ENV: "production",
         PORT: String(port),
         HOST: "127.0.0.1",

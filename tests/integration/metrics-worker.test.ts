@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { insertServerRow, createTenantContext, testDb, waitFor } from "@/tests/helpers/factories";
 import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 import { parsePrometheusText, samplesOf, type Family } from "@/tests/helpers/prometheus-text";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // The real worker process with TOOLWATCH_WORKER_METRICS_PORT set, watching a real fixture MCP
 // server and one whose port refuses connections; its /metrics is scraped over HTTP and parsed
@@ -53,7 +54,7 @@ describe("the worker's /metrics", () => {
     worker = await startProcess(
       "worker/main.ts",
       {
-        DATABASE_URL: inject("databaseUrl"),
+        DATABASE_URL: testDatabaseUrl(),
         TOOLWATCH_DEMO: "0",
         TOOLWATCH_WORKER_ID: "metrics-worker",
         TOOLWATCH_DEBOUNCE_MS: "100",

@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
 import { acquireLeases, releaseLeases, renewLeases } from "@/lib/workers/leases";
 import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 import { insertServerRow, createTenantContext, testDb, waitFor } from "@/tests/helpers/factories";
 import { startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Two real worker processes against one database. Lease TTL is shortened to 3 s (default 15 s)
 // so takeover is observable quickly; the 30 s takeover promise holds with the default.
@@ -28,7 +29,7 @@ describe("several workers share one database", () => {
 
   const startWorker = (id: string) =>
     startProcess("worker/main.ts", {
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: testDatabaseUrl(),
       TOOLWATCH_DEMO: "0",
       TOOLWATCH_WORKER_ID: id,
       TOOLWATCH_LEASE_TTL_MS: String(LEASE_TTL_MS),

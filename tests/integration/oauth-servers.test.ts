@@ -1,11 +1,12 @@
 // api-client comes first: it points lib/env at the per-run test database before anything reads it.
 import { call, createTeam, expectStatus, signUp, type Caller, type TestTeam, type TestUser } from "@/tests/helpers/api-client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as authorizeRoute from "@/app/api/v1/servers/[id]/oauth/authorize/route";
 import * as callbackRoute from "@/app/api/v1/servers/[id]/oauth/callback/route";
 import { startOAuthFixture, type OAuthFixture } from "@/tests/fixtures/oauth-server";
 import { testDb, waitFor } from "@/tests/helpers/factories";
 import { startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Issue 16, the product side: OAuth-protected servers watched by a real worker process against an
 // OAuth fixture (tests/fixtures/oauth-server.ts), authorized through the real route handlers.
@@ -65,7 +66,7 @@ beforeAll(async () => {
   userB = await signUp("oauth-b");
   teamA = await createTeam(userA, "oauth-a");
   teamB = await createTeam(userB, "oauth-b");
-  worker = await startProcess("worker/main.ts", { DATABASE_URL: inject("databaseUrl"), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: "oauth-worker" }, /watching \d+ server/);
+  worker = await startProcess("worker/main.ts", { DATABASE_URL: testDatabaseUrl(), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: "oauth-worker" }, /watching \d+ server/);
 }, 90_000);
 
 afterAll(async () => {

@@ -21,6 +21,7 @@ import { Scheduler } from "@/worker/scheduler";
 import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 import { insertServerRow, TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
 import { silentLogger } from "@/lib/logger";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Issue 13, from the attacker's side: on an instance with open sign-up, a stranger signs up,
 // creates a team of their own and points a webhook and an MCP server at a service on the
@@ -139,7 +140,7 @@ describe("at delivery and connect time the worker refuses them for the stranger'
     const hook = expectStatus(await call("POST", "/api/v1/webhooks", { as: as.caller, body: { name: `hook-${uniq()}`, url: "https://hooks.example.invalid/services/T/B/x" } }), 201).json;
     await testDb().webhook.update({ where: { id: hook.id }, data: sealWebhookUrl(TEST_KEY, url) });
     expectStatus(await call("POST", `/api/v1/webhooks/${hook.id}/test`, { as: as.caller }), 202);
-    const dispatcher = await startWebhookDispatcher({ databaseUrl: inject("databaseUrl"), db: testDb(), key: TEST_KEY, targets, policy: "admins", retryLimit: 0, pollingIntervalSeconds: 0.5, sweepIntervalMs: 1_000 });
+    const dispatcher = await startWebhookDispatcher({ databaseUrl: testDatabaseUrl(), db: testDb(), key: TEST_KEY, targets, policy: "admins", retryLimit: 0, pollingIntervalSeconds: 0.5, sweepIntervalMs: 1_000 });
     try {
       await waitFor("delivery settled", () => testDb().webhookDelivery.findFirstOrThrow({ where: { webhookId: hook.id } }), (d) => d.status === "dead" || d.status === "delivered");
     } finally {

@@ -9,6 +9,7 @@ import { listServers } from "@/lib/servers/list-servers";
 import { listSnapshots } from "@/lib/servers/list-snapshots";
 import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
 import { insertServerRow, createTenantContext, waitFor } from "@/tests/helpers/factories";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 const tool = (name: string, description = `${name} things`) => ({ name, description, inputSchema: { type: "object", properties: {} } });
 
@@ -23,7 +24,7 @@ describe("recordSnapshot() against a real Postgres", () => {
     ctx = await createTenantContext("snap");
     other = await createTenantContext("other");
     serverId = (await insertServerRow(ctx, "alpha", { transport: "stdio", command: "true", args: [], env: { TOKEN: "s3cret" } })).id;
-    listener = listenForEvents(inject("databaseUrl"), (e) => events.push(e));
+    listener = listenForEvents(testDatabaseUrl(), (e) => events.push(e));
     await new Promise((r) => setTimeout(r, 300)); // LISTEN is established
   });
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { createServer } from "@/lib/servers/create-server";
 import { deleteServer } from "@/lib/servers/delete-server";
@@ -10,6 +10,7 @@ import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixt
 import { expectAuditRow } from "@/tests/helpers/expect-audit-row";
 import { makeCtx, testDb, waitFor } from "@/tests/helpers/factories";
 import { startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 const tool = (name: string) => ({ name, inputSchema: { type: "object" } });
 
@@ -29,7 +30,7 @@ describe("servers added, edited and removed while a worker runs", () => {
     writeFixtureState(path.join(dir, "b.json"), { tools: [tool("one"), tool("two")] });
     [a, b] = await Promise.all([startHttpFixture(path.join(dir, "a.json")), startHttpFixture(path.join(dir, "b.json"))]);
     ctx = await makeCtx({ kind: "system" });
-    worker = await startProcess("worker/main.ts", { DATABASE_URL: inject("databaseUrl"), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: "lifecycle-worker" }, /watching \d+ server/);
+    worker = await startProcess("worker/main.ts", { DATABASE_URL: testDatabaseUrl(), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: "lifecycle-worker" }, /watching \d+ server/);
   });
 
   afterAll(async () => {

@@ -4,13 +4,14 @@ import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARE_SOCKET_EVENT, type RealtimeEvent, type ShareSocketEvent } from "@/lib/realtime/events";
 import { attachSocketServer, type SocketServer } from "@/lib/realtime/node/socket-server";
 import { notifyInTx } from "@/lib/realtime/notify";
 import { updateSessionState } from "@/lib/sessions/update-session-state";
 import { SHARE_REFRESH_HEADER } from "@/lib/views/view-dto";
 import { testDb } from "@/tests/helpers/factories";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Live share pages over socket.io (issue 7), with the real socket server, Postgres NOTIFY and the
 // real route handlers: a share socket hears only about the servers its view shows, carries no
@@ -122,7 +123,7 @@ beforeAll(async () => {
   await testDb().mcpServer.update({ where: { id: stagingId }, data: { tags: ["staging"] } });
 
   server = http.createServer();
-  sockets = attachSocketServer(server, { listenUrl: inject("databaseUrl"), db: testDb(), revalidateMs: 250 });
+  sockets = attachSocketServer(server, { listenUrl: testDatabaseUrl(), db: testDb(), revalidateMs: 250 });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

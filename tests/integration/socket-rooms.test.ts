@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { getAuth } from "@/lib/auth/auth";
 import { removeMember } from "@/lib/auth/members";
@@ -12,9 +12,10 @@ import { closeDb, getDb } from "@/lib/db";
 import { SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 import { attachSocketServer, type SocketServer } from "@/lib/realtime/node/socket-server";
 import { notifyInTx } from "@/lib/realtime/notify";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
-process.env.DATABASE_URL = inject("databaseUrl");
+process.env.DATABASE_URL = testDatabaseUrl();
 
 const system = { kind: "system", id: "socket-test" } as const;
 const PASSWORD = "correct horse battery";
@@ -107,7 +108,7 @@ describe("socket.io: authenticated handshakes, server-chosen rooms", () => {
   beforeAll(async () => {
     const db = getDb();
     server = http.createServer();
-    sockets = attachSocketServer(server, { listenUrl: inject("databaseUrl"), db, revalidateMs: 250 });
+    sockets = attachSocketServer(server, { listenUrl: testDatabaseUrl(), db, revalidateMs: 250 });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { endpointKeyOf, PUBLIC_PARTITION } from "@/lib/cache/cache-key";
 import { createPgFetchLock } from "@/lib/cache/fetch-lock";
 import { pruneCacheEntries, UNUSED_ENTRY_MS } from "@/lib/cache/prune-cache";
@@ -7,6 +7,7 @@ import { ToolListCache, type CacheIdentity } from "@/lib/cache/tool-list-cache";
 import type { ServiceContext } from "@/lib/context";
 import type { Listing } from "@/lib/discovery/open-connection";
 import { insertServerRow, createTenantContext, TEST_KEY, testDb } from "@/tests/helpers/factories";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // lib/cache/tool-list-cache.ts against the real database, with a controllable clock and fetch
 // functions that count their calls: which lists are shared, which never are, and when a fresh
@@ -163,7 +164,7 @@ describe("tool-list cache", () => {
   });
 
   it("two workers (two caches, two lock pools) watching one public endpoint for two teams share one fetch", async () => {
-    const url = inject("databaseUrl");
+    const url = testDatabaseUrl();
     const [lockA, lockB] = [createPgFetchLock(url), createPgFetchLock(url)];
     try {
       const workerA = new ToolListCache(testDb(), () => clock, lockA);

@@ -2,10 +2,11 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { buildIfNeeded, WEB_BUNDLE } from "@/scripts/build-if-needed";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIfNeeded } from "@/scripts/build-if-needed";
 import { TEST_KEY } from "@/tests/helpers/factories";
 import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // The production web process as `npm start` runs it, with its output piped (JSON log lines):
 // request ids on responses, and an orderly stop on SIGTERM.
@@ -15,12 +16,13 @@ describe("the web process", () => {
   let base: string;
 
   beforeAll(async () => {
-    if (!fs.existsSync(WEB_BUNDLE)) await buildIfNeeded((line) => console.log(`[web-process] ${line}`));
+    // Always through buildIfNeeded: it waits while another test file builds (they run two at a time).
+    await buildIfNeeded((line) => console.log(`[web-process] ${line}`));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     web = await startProcess(
       "server.ts",
-      { DATABASE_URL: inject("databaseUrl"), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", TOOLWATCH_DATA_DIR: dir, TOOLWATCH_SECRET_KEY: TEST_KEY.toString("base64"), TOOLWATCH_DEMO: "0" },
+      { DATABASE_URL: testDatabaseUrl(), NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", TOOLWATCH_DATA_DIR: dir, TOOLWATCH_SECRET_KEY: TEST_KEY.toString("base64"), TOOLWATCH_DEMO: "0" },
       /Toolwatch is ready at/,
     );
   }, 600_000);

@@ -3,7 +3,7 @@ import { call, createHttpServer, createTeam, disableServers, expectStatus, signU
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTargetFetches, type TargetFetches } from "@/lib/discovery/node/guarded-fetch";
 import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";
 import { enqueueAlertNotifications } from "@/lib/webhooks/enqueue";
@@ -11,6 +11,7 @@ import { verifyWebhookSignature } from "@/lib/webhooks/sign";
 import { startWebhookDispatcher, type WebhookDispatcher } from "@/worker/webhook-dispatcher";
 import { TEST_KEY, testDb, waitFor } from "@/tests/helpers/factories";
 import { captureLogger } from "@/tests/helpers/capture-logger";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // The worker's dispatcher (pg-boss on the test database) in-process, delivering to a real HTTP
 // receiver on 127.0.0.1 through the SSRF-guarded fetch: signatures, Slack bodies, retries with
@@ -35,7 +36,7 @@ const logLines = dispatcherLog.messages;
 
 function startDispatcher() {
   return startWebhookDispatcher({
-    databaseUrl: inject("databaseUrl"),
+    databaseUrl: testDatabaseUrl(),
     db: testDb(),
     key: TEST_KEY,
     // Not about who may reach loopback (tests/integration/private-targets.test.ts is): every team may.

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { insertServerRow, createTenantContext, waitFor } from "@/tests/helpers/factories";
 import { startProcess, type Proc } from "@/tests/helpers/processes";
+import { testDatabaseUrl } from "@/tests/helpers/test-database";
 
 // Graceful shutdown of a real worker process: SIGTERM while a slow listing is in flight. The
 // fixture serves 4 pages of one tool, each after 1.5 s, so the walk takes about 6 s.
@@ -24,7 +25,7 @@ describe("worker shutdown", () => {
   const leasesOf = (workerId: string) => ctx.db.serverLease.findMany({ where: { workerId } });
 
   const startWorker = (workerId: string) =>
-    startProcess("worker/main.ts", { DATABASE_URL: inject("databaseUrl"), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: workerId, TOOLWATCH_LIST_CACHE: "0", TOOLWATCH_LOG_FORMAT: "json" }, /watching \d+ server/);
+    startProcess("worker/main.ts", { DATABASE_URL: testDatabaseUrl(), TOOLWATCH_DEMO: "0", TOOLWATCH_WORKER_ID: workerId, TOOLWATCH_LIST_CACHE: "0", TOOLWATCH_LOG_FORMAT: "json" }, /watching \d+ server/);
 
   beforeAll(async () => {
     ctx = await createTenantContext("shutdown");
