@@ -50,6 +50,8 @@ export type SurfaceItemChange = {
   fields: FieldChange[];
   /** Instructions: the word diff of the whole text. */
   words?: ReturnType<typeof diffText>;
+  /** Added and removed items: the whole definition as the server sent it (the last one, if removed). */
+  definition?: Record<string, unknown>;
 };
 
 export type SurfaceDiffSummary = {
@@ -117,7 +119,7 @@ function single(item: Item, change: "added" | "removed"): SurfaceItemChange {
   const rule = (kind === "instructions" ? `instructions-${change}` : `${PREFIX[kind]}-${change}`) as SurfaceRuleId;
   const what = kind === "instructions" ? "server instructions" : `${PREFIX[kind]} ${JSON.stringify(item.name)}`;
   const f = finding(rule, "", `${what} ${change === "added" ? "added" : "removed"}`);
-  return { kind, name: item.name, change, highest: f.level, findings: [f], fields: [] };
+  return { kind, name: item.name, change, highest: f.level, findings: [f], fields: [], definition: item.definition };
 }
 
 function diffItem(old: Item, now: Item): SurfaceItemChange | null {

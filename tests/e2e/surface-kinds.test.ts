@@ -22,7 +22,7 @@ const echo = { name: "echo", description: "Echo the input.", inputSchema: { type
 const surfaceState = (v: 1 | 2): FixtureState => ({
   tools: [echo],
   prompts: [{ name: "summarize", description: "Summarize a document.", arguments: v === 1 ? [{ name: "doc", required: true }] : [{ name: "doc", required: true }, { name: "style", required: true }] }],
-  resources: [{ name: "readme", uri: "file:///README.md", mimeType: "text/markdown" }],
+  resources: [{ name: "readme", uri: "file:///README.md", mimeType: "text/markdown" }, ...(v === 2 ? [{ name: "changelog", uri: "file:///CHANGELOG.md", description: "Release <b>notes</b>" }] : [])],
   instructions: v === 1 ? "Use summarize for long documents." : "Use summarize for every document.",
 });
 const tool = (name: string, description = `The ${name} tool.`) => ({ name, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
@@ -78,7 +78,17 @@ describe("per-kind history, diffs and identity probes in Chromium", () => {
     expect(await card.getAttribute("data-level")).toBe("ERR");
     expect(await card.getByTestId("finding-rule").allInnerTexts()).toEqual(["prompt-required-argument-added"]);
     expect(await page.getByTestId("diff-kind-prompts").innerText()).toBe("Prompts (1)");
-    expect(await page.getByTestId("diff-kind-resources").innerText()).toBe("Resources (0)");
+    expect(await page.getByTestId("diff-kind-resources").innerText()).toBe("Resources (1)");
+    // An added resource shows its whole definition, markup as text.
+    await page.getByTestId("diff-kind-resources").click();
+    const added = page.locator('[data-testid="diff-surface-item"][data-kind="resource"][data-change="added"]');
+    await added.waitFor();
+    expect(await added.getAttribute("data-name")).toBe("changelog");
+    await added.getByText("Definition", { exact: true }).click();
+    const definition = await added.locator("details.definition").innerText();
+    expect(definition).toContain('"uri": "file:///CHANGELOG.md"');
+    expect(definition).toContain("Release <b>notes</b>");
+    expect(await added.locator("b").count()).toBe(0);
 
     await page.goto(`/servers/${serverId}`);
     await page.getByRole("tab", { name: "Instructions" }).click({ timeout: 30_000 });

@@ -27,6 +27,16 @@ describe("diffSurface()", () => {
     expect(levels([], [prompt([])])).toEqual(["INFO prompt-added"]);
   });
 
+  it("carries the whole definition of an added or removed item (the diff page shows it), none for a changed one", () => {
+    const [added] = diffSurface([], [resource()] as never);
+    expect(added).toMatchObject({ change: "added", definition: { name: "readme", uri: "file:///README.md", mimeType: "text/markdown" } });
+    const [removed] = diffSurface([prompt([{ name: "doc", required: true }])] as never, []);
+    expect(removed).toMatchObject({ change: "removed", definition: { name: "summarize", description: "Summarize a document.", arguments: [{ name: "doc", required: true }] } });
+    const [changed] = diffSurface([resource()] as never, [resource({ mimeType: "text/plain" })] as never);
+    expect(changed!.change).toBe("changed");
+    expect(changed!.definition).toBeUndefined();
+  });
+
   it("marks a resource's URI or MIME type change WARN", () => {
     expect(levels([resource()], [resource({ mimeType: "text/plain" })])).toEqual(["WARN resource-mime-type-changed"]);
     expect(levels([resource()], [resource({ uri: "file:///docs/README.md" })])).toEqual(["WARN resource-uri-changed"]);

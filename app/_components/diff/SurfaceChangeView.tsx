@@ -3,6 +3,7 @@ import { LevelBadge } from "@/app/_components/LevelBadge";
 import { VisibleText } from "@/app/_components/VisibleText";
 import { FieldChanges } from "./FieldChanges";
 import { FindingsList } from "./FindingsList";
+import { DefinitionDetails } from "./JsonBlock";
 import { WordDiff } from "./WordDiff";
 
 /** How an item kind is named in the UI (and in alert titles: lib/surface/surface-keys.ts). */
@@ -29,6 +30,7 @@ export function SurfaceChangeCard({ change }: { change: SurfaceItemChange }) {
         <LevelBadge level={change.highest} />
       </header>
       <FindingsList findings={change.findings} />
+      {change.definition ? <DefinitionDetails definition={change.definition} summary={change.change === "added" ? "Definition" : "Last definition"} /> : null}
       {change.words ? (
         <table className="side-by-side" aria-label="Instructions, word by word">
           <thead>
