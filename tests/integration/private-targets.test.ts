@@ -12,7 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTargetFetches } from "@/lib/discovery/node/guarded-fetch";
 import { privateTargetsRule } from "@/lib/discovery/node/network-guard";
 import { sealWebhookUrl } from "@/lib/webhooks/webhook-url";

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import type { ServiceContext } from "@/lib/context";
 import { AppError } from "@/lib/errors";
 import type { RealtimeEvent } from "@/lib/realtime/events";
