@@ -86,8 +86,11 @@ async function buildIfNeededLocked(log: (line: string) => void): Promise<"built"
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build failed with exit code ${code}`))));
   });
   await bundleProcesses();
-  // Next may rewrite tsconfig.json during the build; stamp what the inputs are now.
-  fs.writeFileSync(STAMP, JSON.stringify({ fingerprint: buildFingerprint(), builtAt: new Date().toISOString() }));
+  // Stamp the inputs as they were when the build started: a source edited while `next build` ran
+  // is not in the build, and must make the next check build again (a stamp taken afterwards let a
+  // stale build pass as current). If Next itself rewrote tsconfig.json, the next check builds once
+  // more and is stable after that.
+  fs.writeFileSync(STAMP, JSON.stringify({ fingerprint, builtAt: new Date().toISOString() }));
   log(`build finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return "built";
 }
