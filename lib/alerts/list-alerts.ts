@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { decodeCursor, PageParams, toPage } from "@/lib/pagination";
+import { cachedServerPage } from "@/lib/servers/server-page-cache";
 import { invalidInput } from "@/lib/validation";
 import { ALERT_KINDS, ALERT_SEVERITIES, ALERT_STATUSES, type AlertPage } from "./alert-dto";
 import { toAlertSummary } from "./alert-store";
@@ -60,11 +61,16 @@ export async function listAlerts(ctx: ServiceContext, rawQuery: unknown): Promis
     ...(q.from || q.to ? { createdAt: { ...(q.from ? { gte: new Date(q.from) } : {}), ...(q.to ? { lte: new Date(q.to) } : {}) } } : {}),
     ...(cursor ? { OR: [{ createdAt: { lt: cursor.at } }, { createdAt: cursor.at, id: { lt: cursor.id } }] } : {}),
   };
-  const rows = await ctx.db.alert.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.limit + 1,
-    include: { server: { select: { name: true } } },
+  // The inbox is polled by every open tab: a repeated query is answered from this web process's
+  // memory until an alert, server or status event of the team arrives (server-page-cache.ts; every
+  // alert write NOTIFYs alert:changed). The key is the parsed query, so equal filters share it.
+  return cachedServerPage(ctx.tenantId, `alerts\n${JSON.stringify(q)}`, async () => {
+    const rows = await ctx.db.alert.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: q.limit + 1,
+      include: { server: { select: { name: true } } },
+    });
+    return toPage(rows, q.limit, CURSOR_KIND, (r) => [r.createdAt.toISOString(), r.id], toAlertSummary);
   });
-  return toPage(rows, q.limit, CURSOR_KIND, (r) => [r.createdAt.toISOString(), r.id], toAlertSummary);
 }
