@@ -102,7 +102,10 @@ try {
     console.log("EXPLAIN: this checkout has no serverListSql (the unpaged list)");
   }
 
-  const env = { ...process.env, DATABASE_URL: pg.url, TOOLWATCH_SECRET_KEY: SECRET_KEY, TOOLWATCH_DATA_DIR: path.join(base, "data-dir"), NODE_ENV: "production" as const };
+  const env = { ...process.env, DATABASE_URL: pg.url, TOOLWATCH_SECRET_KEY: SECRET_KEY, TOOLWATCH_DATA_DIR: path.join(base, "data-dir"), NODE_ENV: "production" as const,
+    // The per-key and per-team limits of issue 13 would answer most of 50 closed-loop clients with
+    // 429 (counted as errors, and fast): the bench measures the list, not the limiter.
+    TOOLWATCH_API_RATE_PER_KEY: "10000000/min", TOOLWATCH_API_RATE_PER_TEAM: "10000000/min", TOOLWATCH_API_RATE_PER_USER: "10000000/min" };
   // BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=.scratch/prof" profiles the server under load.
   const serverArgs = process.env.BENCH_SERVER_ARGS?.split(" ").filter(Boolean) ?? [];
   child = spawn(process.execPath, [...serverArgs, ...process.execArgv, path.join(import.meta.dirname, "fleet-api-server.ts")], { env, stdio: ["ignore", "pipe", "inherit"] });
