@@ -1,5 +1,6 @@
 import type { ServiceContext } from "./context";
 import type { Tx } from "./db";
+import { invalidateServerPages } from "./servers/server-page-cache";
 
 type TransactionOptions = { maxWait?: number; timeout?: number };
 
@@ -11,7 +12,11 @@ type TransactionOptions = { maxWait?: number; timeout?: number };
  */
 export async function withTransaction<T>(ctx: ServiceContext, fn: (tx: Tx, ctx: ServiceContext) => Promise<T>, options?: TransactionOptions): Promise<T> {
   if (ctx.tx) return fn(ctx.tx, ctx);
-  return ctx.db.$transaction((tx) => fn(tx, { ...ctx, tx }), options);
+  const result = await ctx.db.$transaction((tx) => fn(tx, { ...ctx, tx }), options);
+  // This process's cached lists of the team (fleet, alerts, overview, budget) drop at commit, not
+  // when the NOTIFY comes back through the feed: a reader right after a write sees the write.
+  invalidateServerPages(ctx.tenantId);
+  return result;
 }
 
 /** Where a read goes: the explicit transaction, else the one ctx carries, else the pool. */

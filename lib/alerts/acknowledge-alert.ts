@@ -10,7 +10,6 @@ import { lockServer, toAlertSummary } from "./alert-store";
 import { AcknowledgeInput, BulkAcknowledgeInput, commentOf } from "./decision-input";
 import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
-import { invalidateServerPages } from "@/lib/servers/server-page-cache";
 
 /** open → acknowledged ("someone is on it"). Acknowledging twice is a no-op; a resolved alert is a 409. */
 export async function acknowledgeAlert(ctx: ServiceContext, alertId: string, raw: unknown): Promise<AlertSummary> {
@@ -34,8 +33,7 @@ export async function bulkAcknowledgeAlerts(ctx: ServiceContext, raw: unknown): 
 async function acknowledge(ctx: ServiceContext, ids: string[], comment: string | null): Promise<BulkAcknowledgeResult> {
   const by = actorLabel(ctx.actor);
   const valid = ids.filter(isUuid);
-  // This process's cached lists (list-alerts.ts) drop the old state now, not when the NOTIFY returns.
-  const result = await withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const rows = await tx.alert.findMany({
       where: { tenantId: ctx.tenantId, id: { in: valid } },
       select: { id: true, serverId: true, status: true, kind: true, toolName: true, server: { select: { name: true } } },
@@ -67,6 +65,4 @@ async function acknowledge(ctx: ServiceContext, ids: string[], comment: string |
     }
     return result;
   });
-  invalidateServerPages(ctx.tenantId);
-  return result;
 }

@@ -8,7 +8,6 @@ import { isVersionKind, lockServer, resolveAlert, toAlertSummary } from "./alert
 import { ApproveInput, commentOf } from "./decision-input";
 import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
-import { invalidateServerPages } from "@/lib/servers/server-page-cache";
 
 /**
  * Approves exactly the version the reviewer saw. `hash` must equal the alert's candidate (for a
@@ -54,7 +53,6 @@ export async function approveAlert(ctx: ServiceContext, alertId: string, raw: un
       comment,
     });
   });
-  invalidateServerPages(ctx.tenantId); // this process's cached alert lists, before the NOTIFY returns
   return toAlertSummary(await getAlertOrThrow(ctx, alertId));
 }
 

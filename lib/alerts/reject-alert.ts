@@ -9,7 +9,6 @@ import { isVersionKind, lockServer, toAlertSummary } from "./alert-store";
 import { commentOf, RejectInput } from "./decision-input";
 import { parseInput } from "@/lib/validation";
 import { getAlertOrThrow } from "./get-alert-or-throw";
-import { invalidateServerPages } from "@/lib/servers/server-page-cache";
 
 /**
  * Rejects the version under review: the alert stays open (or acknowledged) and the tool is marked
@@ -50,6 +49,5 @@ export async function rejectAlert(ctx: ServiceContext, alertId: string, raw: unk
     });
     await notifyInTx(tx, { type: "alert:changed", tenantId: ctx.tenantId, serverId: alert.serverId, alertId: alert.id });
   });
-  invalidateServerPages(ctx.tenantId); // this process's cached alert lists, before the NOTIFY returns
   return toAlertSummary(await getAlertOrThrow(ctx, alertId));
 }

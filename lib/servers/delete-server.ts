@@ -4,7 +4,6 @@ import type { ServiceContext } from "@/lib/context";
 import { notifyInTx } from "@/lib/realtime/notify";
 import { withTransaction } from "@/lib/transaction";
 import { getServerOrThrow } from "./get-server-or-throw";
-import { invalidateServerPages } from "./server-page-cache";
 
 export type DeleteServerInput = { serverId: string };
 
@@ -18,5 +17,4 @@ export async function deleteServer(ctx: ServiceContext, input: DeleteServerInput
     await notifyInTx(tx, { type: "server:changed", tenantId: ctx.tenantId, serverId: server.id });
   });
   // An in-process cache, not the database: cleared once the delete is written.
-  invalidateServerPages(ctx.tenantId);
 }

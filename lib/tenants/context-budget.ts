@@ -5,7 +5,6 @@ import { requirePermission } from "@/lib/auth/permissions";
 import type { ServiceContext } from "@/lib/context";
 import { sumTeamContextTokens, type TeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
 import { AppError } from "@/lib/errors";
-import { invalidateServerPages } from "@/lib/servers/server-page-cache";
 import { withTransaction } from "@/lib/transaction";
 import { parseInput } from "@/lib/validation";
 
@@ -63,6 +62,5 @@ export async function updateContextBudget(ctx: ServiceContext, raw: unknown): Pr
     await evaluateContextBudget(tx, ctx.tenantId, null);
   });
   // The budget page's cached report carries the budget: this process answers with the new one at once.
-  invalidateServerPages(ctx.tenantId);
   return read(ctx);
 }
