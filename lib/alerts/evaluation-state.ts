@@ -3,6 +3,7 @@ import type { ToolLike } from "@/lib/detection";
 import { asScannerTool } from "@/lib/surface/as-scanner-tool";
 import { itemKey, SURFACE_KINDS, type SurfaceKind } from "@/lib/surface/surface-keys";
 import type { Tx } from "@/lib/db";
+import { versionHeadsById } from "@/lib/snapshots/tool-versions-by-id";
 import type { Alert, ToolBaseline } from "@/lib/generated/prisma/client";
 
 /** A tool, or a surface item under its key ("prompt summarize"): judged alike, against a baseline of that name. */
@@ -33,7 +34,7 @@ export async function loadSnapshots(tx: Tx, tenantId: string, serverId: string):
 /** The tools of a snapshot, first occurrence of each name, in server order (hashes only, no definitions). */
 export async function loadCurrentTools(tx: Tx, tenantId: string, toolVersionIds: readonly string[]): Promise<CurrentTool[]> {
   if (toolVersionIds.length === 0) return [];
-  const rows = await tx.toolVersion.findMany({ where: { tenantId, id: { in: [...new Set(toolVersionIds)] } }, select: { id: true, hash: true, name: true } });
+  const rows = await versionHeadsById(tx, tenantId, toolVersionIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const seen = new Set<string>();
   const out: CurrentTool[] = [];
@@ -49,7 +50,7 @@ export async function loadCurrentTools(tx: Tx, tenantId: string, toolVersionIds:
 /** The prompts, resources, templates and instructions of a snapshot, under their keys, in server order. */
 export async function loadCurrentSurface(tx: Tx, tenantId: string, surfaceVersionIds: readonly string[]): Promise<CurrentTool[]> {
   if (surfaceVersionIds.length === 0) return [];
-  const rows = await tx.toolVersion.findMany({ where: { tenantId, id: { in: [...new Set(surfaceVersionIds)] } }, select: { id: true, hash: true, name: true, kind: true } });
+  const rows = await versionHeadsById(tx, tenantId, surfaceVersionIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const seen = new Set<string>();
   const out: CurrentTool[] = [];

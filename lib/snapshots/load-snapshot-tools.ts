@@ -1,13 +1,11 @@
 import type { ServiceContext } from "@/lib/context";
 import type { SurfaceItemDto, ToolDto } from "@/lib/servers/server-dto";
+import { versionRowsById } from "./tool-versions-by-id";
 
 /** The tools of a snapshot, in server order, from its array of tool-version ids (tenant-scoped). */
 export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: readonly string[]): Promise<ToolDto[]> {
   if (toolVersionIds.length === 0) return [];
-  const rows = await ctx.db.toolVersion.findMany({
-    where: { tenantId: ctx.tenantId, id: { in: [...new Set(toolVersionIds)] } },
-    select: { id: true, hash: true, name: true, definition: true, contextTokens: true },
-  });
+  const rows = await versionRowsById(ctx.db, ctx.tenantId, toolVersionIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return toolVersionIds.flatMap((id, position) => {
     const row = byId.get(id);
@@ -18,10 +16,7 @@ export async function loadSnapshotTools(ctx: ServiceContext, toolVersionIds: rea
 /** The prompts, resources, templates and instructions of a snapshot, in server order (tenant-scoped). */
 export async function loadSnapshotSurface(ctx: ServiceContext, surfaceVersionIds: readonly string[]): Promise<SurfaceItemDto[]> {
   if (surfaceVersionIds.length === 0) return [];
-  const rows = await ctx.db.toolVersion.findMany({
-    where: { tenantId: ctx.tenantId, id: { in: [...new Set(surfaceVersionIds)] } },
-    select: { id: true, hash: true, name: true, kind: true, definition: true, contextTokens: true },
-  });
+  const rows = await versionRowsById(ctx.db, ctx.tenantId, surfaceVersionIds);
   const byId = new Map(rows.map((r) => [r.id, r]));
   return surfaceVersionIds.flatMap((id, position) => {
     const row = byId.get(id);
