@@ -34,7 +34,9 @@ describe("tool-name index migration", () => {
     tmp = fs.mkdtempSync(path.join(traversableTmpBase(), "toolwatch-backfill-test-"));
     const before = path.join(tmp, "migrations");
     fs.cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    fs.rmSync(path.join(before, INDEX_MIGRATION), { recursive: true });
+    // The schema as it was before the index: the index migration and every later one are left out
+    // (later ones may alter the index's tables); the full deploy below applies them all.
+    for (const dir of fs.readdirSync(before)) if (dir >= INDEX_MIGRATION && fs.statSync(path.join(before, dir)).isDirectory()) fs.rmSync(path.join(before, dir), { recursive: true });
     db = await startEmbeddedPostgres({ dataDir: path.join(tmp, "pg"), persistent: false, database: "backfill_test" });
     await migrateDeploy(db.url, { migrationsDir: before });
     client = new pg.Client({ connectionString: db.url });
