@@ -1,0 +1,106 @@
+// The learned-scorer experiment's data: every tool-list case of the TUNING corpus (never held-out/), each item
+// (tool, prompt, resource, template, instructions) with its feature vector, and what each entity's
+// aggregated severity would be with no R34 finding, an R34 at medium or one at high, so the
+// cross-validation can judge the fusion for any pair of thresholds without rescanning.
+import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
+import { itemFeatures, type FeatureBlocks, type FeatureInput, type SparseVector } from "./features";
+import { surfaceItems } from "@/lib/detection/scan-surface";
+import { scanOneTool, toolContext } from "@/lib/detection/scan-tools";
+import { crossIndex } from "@/lib/detection/rules-cross";
+import { extractWithLimits } from "@/lib/detection/extract";
+import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type ExtractedString, type Severity, type ToolLike } from "@/lib/detection";
+import { loadCorpus, type CorpusCase } from "@/tests/fixtures/audit-corpus/evaluate";
+
+/** Feature subsets compared by the cross-validation ("all" is what the product computes). */
+export const VARIANTS = {
+  all: {},
+  text: { rules: false },
+  "chars+structure": { words: false, rules: false },
+  "words+structure": { chars: false, rules: false },
+  structure: { chars: false, words: false, rules: false },
+  "structure+rules": { chars: false, words: false },
+} satisfies Record<string, FeatureBlocks>;
+export type Variant = keyof typeof VARIANTS;
+
+export type Item = {
+  /** The entity key findings group under (severity.ts groupByEntity). */
+  key: string;
+  /** Feature vectors by variant name (VARIANTS). */
+  x: Record<Variant, SparseVector>;
+  /** The rules' aggregated severity on this item (rank, -1 for none). */
+  ruleRank: number;
+};
+
+export type CaseData = {
+  id: string;
+  file: string;
+  label: 0 | 1;
+  items: Item[];
+  /** Aggregated severity rank per entity with no R34 / R34 medium / R34 high. Entities without an item keep index 0. */
+  entities: Map<string, [number, number, number]>;
+};
+
+const rank = (s: Severity | null) => (s ? SEVERITY_RANK[s] : -1);
+/**
+ * The finding the scorer would add under a new rule id ("R34"): aggregation (severity.ts) counts it
+ * as one more distinct rule. Only its id, severity and discount are read there.
+ */
+const learned = (severity: Severity): AuditFinding => ({ ruleId: "R34" as AuditRuleId, family: "C", severity, toolName: null, pointer: "", evidence: { text: "", start: 0, end: 0 }, message: "" });
+
+/** Tool-list cases of the tuning split, sorted by file then id (deterministic input order). */
+export function tuningCases(): CorpusCase[] {
+  return loadCorpus()
+    .filter((c) => c.split === "tuning" && c.kind === "tools")
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * One case's items as the product scans them (scan-tools.ts): each tool, then each prompt,
+ * resource and template (mapped onto a tool, scan-surface.ts), then the server instructions, each
+ * with its strings and the rules' findings on it.
+ */
+export function itemInputs(c: CorpusCase): { inputs: FeatureInput[]; keys: string[]; findings: AuditFinding[] } {
+  const tools = c.tools ?? [];
+  const index = crossIndex(tools, c.otherServers ?? []);
+  const inputs: FeatureInput[] = [];
+  const keys: string[] = [];
+  const add = (tool: ToolLike, extra: ExtractedString[], key: string) => {
+    const strings = [...extractWithLimits(tool).strings, ...extra];
+    inputs.push({ name: String(tool.name), strings, findings: scanOneTool(tool, index, extra), index, describesAttacks: toolContext(tool, index.own).describesAttacks });
+    keys.push(key);
+  };
+  for (const t of tools) add(t, [], String(t.name));
+  for (const item of surfaceItems(c)) add(item.tool, item.extra, `${item.kind} ${item.name}`);
+  // Every finding of the whole scan (collisions and length outliers included), for the entities.
+  const findings = scanTools(tools, { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates });
+  if (c.instructions) {
+    inputs.push({ name: null, strings: [{ pointer: "/instructions", field: "instructions", text: c.instructions }], findings: findings.filter((f) => f.pointer === "/instructions" && f.toolName === null), index, describesAttacks: false });
+    keys.push("");
+  }
+  return { inputs, keys, findings };
+}
+
+export function caseData(c: CorpusCase): CaseData {
+  const { inputs, keys, findings } = itemInputs(c);
+  const groups = groupByEntity(findings);
+  const items = inputs.map((input, i) => ({
+    key: keys[i]!,
+    x: Object.fromEntries(Object.entries(VARIANTS).map(([k, b]) => [k, itemFeatures(input, b).vector])) as Record<Variant, SparseVector>,
+    ruleRank: rank(aggregateSeverity(input.findings).severity),
+  }));
+  const entities = new Map<string, [number, number, number]>();
+  for (const key of new Set([...groups.keys(), ...keys])) {
+    const g = groups.get(key) ?? [];
+    entities.set(key, [rank(aggregateSeverity(g).severity), rank(aggregateSeverity([...g, learned("medium")]).severity), rank(aggregateSeverity([...g, learned("high")]).severity)]);
+  }
+  return { id: c.id, file: c.file, label: c.label === "malicious" ? 1 : 0, items, entities };
+}
+
+/** The case's overall severity rank when item i gets R34 at level[i] (0 none, 1 medium, 2 high). */
+export function fusedRank(c: CaseData, level: readonly number[]): number {
+  const byKey = new Map<string, number>();
+  c.items.forEach((it, i) => byKey.set(it.key, Math.max(byKey.get(it.key) ?? 0, level[i] ?? 0)));
+  let best = -1;
+  for (const [key, sev] of c.entities) best = Math.max(best, sev[byKey.get(key) ?? 0]!);
+  return best;
+}
