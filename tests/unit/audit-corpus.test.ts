@@ -71,6 +71,20 @@ describe("audit corpus", () => {
     expect(h.twins.separated).toBeGreaterThanOrEqual(5);
   });
 
+  // Batch 3 was written blind by another author on 2026-12-02 (held-out/README.md) after the
+  // learned-scorer experiment failed (docs/detection.md); its first and only run gave recall 0.701
+  // (61/87), FPR 0.094 (8/85), 10 of 14 twin pairs.
+  it("held-out batch 3 (written 2026-12-02, never tuned on): recall ≥ 0.70, false-positive rate ≤ 0.095, at least 10 of 14 twin pairs separated", () => {
+    const h = result.heldOutBatches["batch 3"];
+    console.log(summaryLine("held-out batch 3", h));
+    expect(h.positives).toBe(87);
+    expect(h.negatives).toBe(85);
+    expect(h.recall).toBeGreaterThanOrEqual(0.7);
+    expect(h.fpr).toBeLessThanOrEqual(0.095);
+    expect(h.twins.pairs).toBe(14);
+    expect(h.twins.separated).toBeGreaterThanOrEqual(10);
+  });
+
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
     expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual([]);
