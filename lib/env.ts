@@ -60,6 +60,10 @@ export const EnvSchema = z.object({
   TOOLWATCH_HEARTBEAT_MS: int(5_000, 500),
   TOOLWATCH_BACKOFF_MAX_MS: int(300_000, 1_000),
   TOOLWATCH_WORKER_ID: z.string().optional(),
+  // The worker's CPU niceness (0–19; Linux and macOS). On a machine it shares with the web process,
+  // a sweep of thousands of new servers would otherwise take the CPU the API and the dashboard need;
+  // niceness only matters under contention, so an idle web process costs the worker nothing.
+  TOOLWATCH_WORKER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   // The URL people use to reach the web UI (links in invitations, secure cookies under https).
   // Unset: whatever host the browser used, with same-origin checks.
   TOOLWATCH_BASE_URL: z.string().url().optional(),

@@ -33,6 +33,13 @@ const key = getSecretKey();
 const workerId = env.TOOLWATCH_WORKER_ID ?? `${os.hostname()}-${process.pid}`;
 const startedAt = new Date();
 const log = configureLogger("worker").child({ workerId });
+// Background work yields the CPU to the web process under contention (TOOLWATCH_WORKER_NICE); the
+// stdio servers it starts inherit the niceness. Raising one's own niceness needs no privilege.
+try {
+  if (env.TOOLWATCH_WORKER_NICE > os.getPriority()) os.setPriority(env.TOOLWATCH_WORKER_NICE);
+} catch (error) {
+  log.warn(`could not lower the worker's CPU priority: ${(error as Error).message}`);
+}
 
 // The MCP SDK can reject promises nobody awaits when a server dies mid-request; one bad server
 // must not take the worker (and every other server's monitoring) down with it.

@@ -89,6 +89,10 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       loadAvgAtEnd: os.loadavg()[0]!.toFixed(1),
       productLog: product.logFile,
     });
+    // First looks are judged (audit, alerts, name index) in their own lane after the listing: the
+    // time until every snapshot of the sweep is judged is watched in the background and reported
+    // when the run stops (the scenarios that follow run meanwhile, as they would for a user).
+    const judged = watchJudgements(product.databaseUrl, teamA.id, registeredAt);
     const running: Running = {
       product,
       fleet,
@@ -98,6 +102,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       sampler,
       result,
       stop: async () => {
+        result.allJudgedAfterRegistrationS = await judged.stop();
         sampler.stop();
         await db.end().catch(() => undefined);
         await product.stop();
@@ -128,5 +133,30 @@ export function workerLogCounts(output: string): Record<string, number> {
     transactionTimeouts: count(/Unable to start a transaction/g),
     leaseLossEvents: count(/lost \d+ lease/g),
     errorsLogged: count(/\[worker\][^\n]*(error|failed)/gi),
+  };
+}
+
+/** Polls once a second until no snapshot of the team awaits its judgement; stop() says when that was. */
+function watchJudgements(url: string, tenantId: string, since: number): { stop(): Promise<number | string> } {
+  let doneAt: number | null = null;
+  let stopped = false;
+  const loop = (async () => {
+    const db = await openDb(url);
+    try {
+      while (!stopped && doneAt === null) {
+        const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM snapshot WHERE tenant_id = $1 AND NOT evaluated", [tenantId]);
+        if (Number(rows[0]!.n) === 0) doneAt = Date.now();
+        else await new Promise((r) => setTimeout(r, 1000));
+      }
+    } finally {
+      await db.end().catch(() => undefined);
+    }
+  })().catch(() => undefined);
+  return {
+    async stop() {
+      stopped = true;
+      await loop;
+      return doneAt !== null ? s(doneAt - since) : `not all after ${s(Date.now() - since)} s`;
+    },
   };
 }

@@ -52,6 +52,10 @@ describe("worker shutdown", () => {
 
   it("on SIGTERM lets the listing in flight finish and be stored, releases its leases, then exits 0", async () => {
     const proc = (worker = await startWorker("shutdown-graceful"));
+    // Background work yields the CPU to the web process: niceness 10 by default (TOOLWATCH_WORKER_NICE),
+    // never lower than what it inherited. Field 19 of /proc/<pid>/stat (after the parenthesised name).
+    const nice = Number(fs.readFileSync(`/proc/${proc.child.pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[16]);
+    expect(nice).toBe(Math.max(10, os.getPriority()));
     await waitFor("the listing in flight", async () => listCalls(), (n) => n >= 1, 30_000);
     expect(await leasesOf("shutdown-graceful")).toHaveLength(1);
     expect(await snapshots()).toHaveLength(0);
