@@ -6,7 +6,7 @@ import { runSweep } from "./sweep";
 
 // `npm run bench -- fleet [--quick] [--sizes=100,500,2000] [--cap=180] [--changes=50]
 //  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]
-//  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50] [--pg-statements]`
+//  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50] [--pg-statements] [--budget=<tokens>]`
 // Every run starts a fresh product (`npm start`, demo off, new data dir) and fixture fleet.
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
@@ -26,7 +26,8 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   console.log(`fleet: sweeps of ${sizes.join(", ")} servers (cap ${capMs / 1000} s each), ${changes} changes for latency, steady state ${steadyMin} min at ${steadyAt || "—"}`);
   for (const n of sizes) {
     const extraEnv = process.argv.includes("--pg-statements") ? { TOOLWATCH_PG_STAT_STATEMENTS: "1" } : undefined;
-    const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true, pushEvery, extraEnv });
+    const budget = Number(arg("budget", "0")); // a team context budget in tokens (0: none)
+    const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true, pushEvery, extraEnv, budgetTokens: budget || undefined });
     try {
       if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 30_000 : 180_000);
       if (steadyMin > 0 && n === steadyAt) run.result.steadyState = await measureSteadyState(run, steadyMin);

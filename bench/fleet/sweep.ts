@@ -9,7 +9,7 @@ import { firstSnapshots, openDb, topStatements, waitForSnapshots } from "./snaps
 
 // The fleet sweep, measured from outside like a user: start the product (`npm start`, demo off),
 // register N fixture servers through the API, wait until each has a complete snapshot.
-export type SweepOptions = { n: number; capMs: number; fairness?: boolean; bare?: boolean; pushEvery?: number; extraEnv?: Record<string, string> };
+export type SweepOptions = { n: number; capMs: number; fairness?: boolean; bare?: boolean; pushEvery?: number; extraEnv?: Record<string, string>; budgetTokens?: number };
 export type SweepResult = Record<string, unknown>;
 export type Running = { product: Product; fleet: Fleet; teamA: Team; ids: string[]; snapshotted: Set<string>; sampler: RssSampler; result: SweepResult; stop(): Promise<void> };
 
@@ -30,6 +30,12 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     const teamA = await createTeamWithKey(product.baseUrl, cookie, "fleet-a");
     const teamB = opts.fairness ? await createTeamWithKey(product.baseUrl, cookie, "fleet-b") : undefined;
     await fleet.reset();
+    if (opts.budgetTokens) {
+      // A team context budget (docs/context-budget.md): every judged snapshot then re-checks the team's total.
+      const res = await fetch(`${product.baseUrl}/api/v1/team/context-budget`, { method: "PATCH", headers: { authorization: `Bearer ${teamA.key}`, "content-type": "application/json" }, body: JSON.stringify({ budgetTokens: opts.budgetTokens }) });
+      if (!res.ok) throw new Error(`setting the context budget: ${res.status} ${await res.text()}`);
+      result.budgetTokens = opts.budgetTokens;
+    }
     if (product.env.TOOLWATCH_PG_STAT_STATEMENTS === "1") {
       await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
       await db.query("SELECT pg_stat_statements_reset()");
