@@ -62,8 +62,8 @@ async function pinFirstSeen(ev: Evaluation, fresh: Work[]): Promise<void> {
   if (fresh.length === 0) return;
   const pending = ev.server.auditPolicy === "strict";
   const names = fresh.map((w) => w.tool.name);
-  // One raw statement returning the rows (Prisma's createMany + findMany of 50 rows cost the
-  // worker ~2 ms of CPU a new server); a name another evaluation pinned meanwhile is read back.
+  // One raw statement returning the rows instead of Prisma's createMany + findMany of 50 rows (see
+  // loadDefinitions); a name another evaluation pinned meanwhile is read back.
   const rows = await ev.tx.$queryRaw<ToolBaseline[]>`
     INSERT INTO tool_baseline (id, tenant_id, server_id, tool_name, approved_hash, source, approved_by, approved_at, updated_at)
     SELECT gen_random_uuid(), ${ev.tenantId}::uuid, ${ev.server.id}::uuid, f.name, CASE WHEN ${pending}::boolean THEN NULL ELSE f.hash END, 'first_seen',
