@@ -1,5 +1,5 @@
 /**
- * The scripts tests spawn again and again — fixture MCP servers, helper web processes, the CLI —
+ * The scripts tests spawn again and again — fixture MCP servers, helper web processes, the CLI, the worker —
  * compiled once per test run by esbuild and run by plain node. Through tsx each spawn cost ~1.2 s
  * of CPU (the loader's hooks thread sees and compiles every import) against ~0.4 s from a bundle;
  * a full integration run spawns them hundreds of times (docs/testing.md). The sources are the
@@ -23,6 +23,9 @@ const SOURCES: Record<string, string> = {
   "v1-legacy-server": "tests/fixtures/v1-legacy-server.ts",
   "auth-web-process": "tests/fixtures/auth-web-process.ts",
   "api-key-web-process": "tests/fixtures/api-key-web-process.ts",
+  // The worker outside production mode (tests/helpers/processes.ts); in production mode it runs
+  // from .next/toolwatch-worker.mjs, as under `npm start`.
+  worker: "worker/main.ts",
 };
 const bundleNameOf = new Map<string, string>([...Object.entries(SOURCES).map(([name, rel]) => [path.join(ROOT, rel), name] as const), [TOOLWATCH_BIN, "toolwatch"]]);
 
