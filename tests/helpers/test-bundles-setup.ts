@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
 import { BUNDLES_ENV, buildTestBundles } from "./test-bundles";
 
 const PARENT = path.resolve(import.meta.dirname, "../..", ".tmp", "test-bundles");
@@ -18,7 +19,10 @@ function removeStale(): void {
 }
 
 /** Global setup: the test bundles (test-bundles.ts) for this run, in a folder of the project's ignored .tmp/. */
-export default async function setup() {
+export default async function setup(project: TestProject) {
+  // Watch mode reruns files after an edit but not this setup: its bundles would go stale, so
+  // spawns there go through tsx (nodeArgsFor's fallback), which compiles the sources as they are.
+  if (project.globalConfig.watch) return;
   const existing = process.env[BUNDLES_ENV];
   if (!existing || !fs.existsSync(existing)) {
     removeStale();
