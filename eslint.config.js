@@ -14,7 +14,7 @@ const NO_UNGUARDED_REQUESTS = [
 ];
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts", ".scratch/**"] },
+  { ignores: ["node_modules/**", ".next/**", "lib/generated/**", ".toolwatch/**", "next-env.d.ts", ".scratch/**", ".tmp/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -39,7 +39,7 @@ export default defineConfig({
           env: testEnv,
           sequence: { groupOrder: 1 },
           include: ["tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/helpers/database-global-setup.ts"],
+          globalSetup: ["tests/helpers/database-global-setup.ts", "tests/helpers/test-bundles-setup.ts"],
           // Each file has a database of its own (file-database-setup.ts), so two files run side by
           // side: most of this tier's time is spent waiting on real servers, timeouts and child
           // processes (960 s of wall time one file at a time, 587 s two at a time; docs/testing.md).
@@ -59,7 +59,7 @@ export default defineConfig({
           env: testEnv,
           sequence: { groupOrder: 2 },
           include: ["tests/e2e/**/*.test.ts"],
-          globalSetup: ["tests/helpers/database-global-setup.ts", "tests/helpers/e2e-global-setup.ts"],
+          globalSetup: ["tests/helpers/database-global-setup.ts", "tests/helpers/test-bundles-setup.ts", "tests/helpers/e2e-global-setup.ts"],
           fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 240_000,

@@ -1,10 +1,10 @@
-import path from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { createTeam, TeamInput } from "@/lib/auth/teams";
 import { isRole, ROLE_NAMES, type ServiceContext } from "@/lib/context";
 import type { Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { PROJECT_ROOT } from "@/lib/project-root";
 import { getTenantContext } from "@/lib/tenants/ensure-tenant";
 import { listTenants } from "@/lib/tenants/list-tenants";
 import { invalidInput } from "@/lib/validation";
@@ -31,7 +31,7 @@ or the team cannot be found or the slug is taken; 2 for bad usage.`;
 // The team's audit log shows this actor for everything done here.
 const ACTOR = { kind: "system", id: "admin-cli" } as const;
 // `npm start` runs in the package root, so a relative TOOLWATCH_DATA_DIR is resolved from there too.
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = PROJECT_ROOT;
 
 class UsageError extends Error {}
 

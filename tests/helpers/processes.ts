@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { WEB_BUNDLE, WORKER_BUNDLE } from "@/scripts/build-if-needed";
+import { bundleOf } from "./test-bundles";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 // As scripts/supervisor.ts: production web and worker processes run the compiled bundles (scripts/build-if-needed.ts).
@@ -23,7 +24,8 @@ export type Proc = { child: ChildProcess; output: () => string; exited: Promise<
 
 /** Spawns one of the product's processes (server.ts, worker/main.ts) as `npm start` would. */
 export function startProcess(script: string, env: Record<string, string>, readyPattern: RegExp, timeoutMs = 60_000): Promise<Proc> {
-  const bundle = env.NODE_ENV === "production" ? BUNDLES[script] : undefined;
+  // Outside production mode, the worker runs from this test run's bundle (tests/helpers/test-bundles.ts).
+  const bundle = env.NODE_ENV === "production" ? BUNDLES[script] : bundleOf(path.join(ROOT, script));
   const args = bundle && fs.existsSync(bundle) ? [bundle] : ["--import", "tsx", script];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   // A test file that fails before its afterAll stops the product must not leave it running (an

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiKeyFeed, type ApiKeyFeed } from "@/lib/auth/api-key-feed";
 import { addMember, call, createTeam, mintKey, signUp, type TestKey, type TestTeam } from "@/tests/helpers/api-client";
 import { testDatabaseUrl } from "@/tests/helpers/test-database";
+import { nodeArgsFor } from "@/tests/helpers/test-bundles";
 
 // An attacker holds a team API key; web processes remember verified keys (lib/auth/api-key-cache.ts).
 // Whatever revokes the key, from whichever web process or connection, the attacker's next request
@@ -60,7 +61,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: testDatabaseUrl() });
   await sql.connect();
   team = await createTeam(await signUp("key-cache-owner"), "key-cache");
-  child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../fixtures/api-key-web-process.ts")], { env: process.env, stdio: ["pipe", "pipe", "pipe"] });
+  child = spawn(process.execPath, nodeArgsFor(path.resolve(import.meta.dirname, "../fixtures/api-key-web-process.ts")), { env: process.env, stdio: ["pipe", "pipe", "pipe"] });
   child.stderr.on("data", (chunk: Buffer) => process.stderr.write(`[api key web process] ${chunk.toString()}`));
   lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   for (;;) {

@@ -6,6 +6,7 @@ import readline from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authAttempter, type AuthAttempt as Attempt, type AuthOutcome as Outcome } from "@/tests/helpers/auth-attempt";
 import { testDb } from "@/tests/helpers/factories";
+import { nodeArgsFor } from "@/tests/helpers/test-bundles";
 
 // Password guessing, from the attacker's side: wrong passwords in a row, spread over two web
 // processes that share only the database (this test process and a child process, each with
@@ -41,7 +42,7 @@ const alternate = (n: number, a: Attempt) => (n % 2 === 1 ? inProcessA(a) : chil
 const signIn = (env: Settings, email: string, password: string, ip: string): Attempt => ({ env, path: "/sign-in/email", body: { email, password }, ip });
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", path.resolve(import.meta.dirname, "../fixtures/auth-web-process.ts")], { env: process.env, stdio: ["pipe", "pipe", "pipe"] });
+  child = spawn(process.execPath, nodeArgsFor(path.resolve(import.meta.dirname, "../fixtures/auth-web-process.ts")), { env: process.env, stdio: ["pipe", "pipe", "pipe"] });
   child.stderr.on("data", (chunk: Buffer) => process.stderr.write(`[auth web process] ${chunk.toString()}`));
   lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   for (;;) {

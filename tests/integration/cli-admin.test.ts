@@ -12,15 +12,15 @@ import { authenticate } from "@/lib/auth/authenticate";
 import { closeDb, getDb } from "@/lib/db";
 import { createServer } from "@/lib/servers/create-server";
 import { testDatabaseUrl } from "@/tests/helpers/test-database";
+import { toolwatchArgs } from "@/tests/helpers/test-bundles";
 
 // lib/env.ts caches its first read of process.env; nothing above reads it at import time.
 process.env.DATABASE_URL = testDatabaseUrl();
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/toolwatch.js");
 type Run = { code: number; stdout: string; stderr: string };
 const run = (args: string[], env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: testDatabaseUrl() }): Promise<Run> =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, env, timeout: 60_000 }).then(
+  promisify(execFile)(process.execPath, toolwatchArgs(args), { cwd: ROOT, env, timeout: 60_000 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );

@@ -11,13 +11,13 @@ import { startFixtureRegistry, type FixtureRegistry } from "@/tests/fixtures/reg
 import { TEST_KEY, testDb } from "@/tests/helpers/factories";
 import { freePort, startProcess, type Proc } from "@/tests/helpers/processes";
 import { testDatabaseUrl } from "@/tests/helpers/test-database";
+import { toolwatchArgs } from "@/tests/helpers/test-bundles";
 
 // `toolwatch import` / `export` as a user runs them: the real CLI (spawned) against the product's
 // real web process (production bundle) and a real Postgres; the team and its key come from
 // `toolwatch admin`. Row counts are read from the database, expected values written by hand.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/toolwatch.js");
 const CONFIGS = path.join(ROOT, "tests/fixtures/client-configs");
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -34,12 +34,12 @@ describe("toolwatch import / export against a running instance", () => {
   const baseEnv = () => ({ ...process.env, DATABASE_URL: testDatabaseUrl() });
   const cli = (args: string[], stdin?: string): Promise<Run> =>
     new Promise((resolve) => {
-      const child = execFile(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), TOOLWATCH_API_URL: apiUrl, TOOLWATCH_API_KEY: apiKey }, timeout: 60_000 }, (error, stdout, stderr) =>
+      const child = execFile(process.execPath, toolwatchArgs(args), { cwd: ROOT, env: { ...baseEnv(), TOOLWATCH_API_URL: apiUrl, TOOLWATCH_API_KEY: apiKey }, timeout: 60_000 }, (error, stdout, stderr) =>
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
       if (stdin !== undefined) child.stdin!.end(stdin);
     });
-  const admin = (args: string[]) => promisify(execFile)(process.execPath, [BIN, "admin", ...args], { cwd: ROOT, env: baseEnv(), timeout: 60_000 });
+  const admin = (args: string[]) => promisify(execFile)(process.execPath, toolwatchArgs(["admin", ...args]), { cwd: ROOT, env: baseEnv(), timeout: 60_000 });
   const startWeb = (stdioPolicy: string) =>
     startProcess(
       "server.ts",

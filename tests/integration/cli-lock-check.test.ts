@@ -7,11 +7,12 @@ import { quote } from "shell-quote";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, stdioFixtureCommand, writeFixtureState, type FixtureTool } from "@/tests/fixtures/spawn-fixture";
 import { freePort } from "@/tests/helpers/processes";
+import { TOOLWATCH_BIN, toolwatchArgs } from "@/tests/helpers/test-bundles";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/toolwatch.js");
-const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 }).then(
+// The CLI as this run bundled it (tests/helpers/test-bundles.ts); the --help test runs bin/toolwatch.js itself.
+const run = (args: string[], argv = toolwatchArgs(args)) =>
+  promisify(execFile)(process.execPath, argv, { cwd: ROOT, timeout: 60_000 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -177,7 +178,7 @@ describe("toolwatch lock / check (the CLI against a real fixture server)", { tim
   });
 
   it("toolwatch --help lists lock and check", async () => {
-    const r = await run(["--help"]);
+    const r = await run([], [TOOLWATCH_BIN, "--help"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}lock {7}connect to one MCP server and write toolwatch\.lock\.json/m);
     expect(r.stdout).toMatch(/^ {2}check {6}compare a live server with its lock file/m);

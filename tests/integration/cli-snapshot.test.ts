@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 import { waitFor } from "@/tests/helpers/factories";
 import { freePort } from "@/tests/helpers/processes";
+import { toolwatchArgs } from "@/tests/helpers/test-bundles";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BIN = path.join(ROOT, "bin/toolwatch.js");
 const EVERYTHING = path.join(path.dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/package.json")), "dist/index.js");
 const run = (args: string[]) =>
-  promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT, timeout: 60_000 }).then(
+  promisify(execFile)(process.execPath, toolwatchArgs(args), { cwd: ROOT, timeout: 60_000 }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -65,7 +65,7 @@ describe("toolwatch snapshot (the CLI)", () => {
   });
 
   it("--watch prints the snapshot, then one line per change", async () => {
-    const child = spawn(process.execPath, [BIN, "snapshot", "--url", fixture.url, "--watch"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, toolwatchArgs(["snapshot", "--url", fixture.url, "--watch"]), { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     try {

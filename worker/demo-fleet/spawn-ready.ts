@@ -27,6 +27,8 @@ export interface ReadyChild {
 
 export interface SpawnReadyOptions {
   scriptPath: string;
+  /** argv after the node binary; default `tsxArgs(scriptPath)` (tests pass a prebuilt bundle). */
+  args?: string[];
   env: NodeJS.ProcessEnv;
   /** Shown in error messages, e.g. "catalog-http". */
   label: string;
@@ -64,7 +66,7 @@ function forEachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => vo
 
 export function spawnUntilReady(opts: SpawnReadyOptions): Promise<ReadyChild> {
   const { scriptPath, env, label, timeoutMs = 20_000, onStderrLine } = opts;
-  const child = spawn(process.execPath, tsxArgs(scriptPath), { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, opts.args ?? tsxArgs(scriptPath), { env, stdio: ["ignore", "pipe", "pipe"] });
   let tail = "";
   const stderrTail = () => tail.trim();
   forEachLine(child.stderr!, (line) => {

@@ -2,6 +2,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProv
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { ServerConnectionConfig } from "@/lib/discovery/connection-config";
 import type { GuardedFetch } from "./guarded-fetch";
+import { LinearReadBuffer } from "./line-buffer";
 
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -53,6 +54,8 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
       stderr: "pipe",
       maxBufferSize: opts.maxMessageBytes ?? MAX_MESSAGE_BYTES,
     });
+    // The SDK's own read buffer is quadratic in a message's size (line-buffer.ts).
+    (transport as unknown as { _readBuffer: LinearReadBuffer })._readBuffer = new LinearReadBuffer(opts.maxMessageBytes ?? MAX_MESSAGE_BYTES);
     let tail = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
       tail = (tail + chunk.toString("utf8")).slice(-2000);
