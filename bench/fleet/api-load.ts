@@ -37,6 +37,9 @@ export async function measureFleetApi(run: Running, opts: ApiLoadOptions): Promi
       // As browsers ask: gzip (the direct routes compress a cached fleet page once).
       ["servers first page, gzip", "/api/v1/servers", true],
       ["alerts first page, gzip", "/api/v1/alerts", true],
+      // The first endpoint also carries the web process's warm-up and the moments right after the
+      // sweep (the worker's judgements, the seeded history): the same page again, last.
+      ["servers first page, again at the end", "/api/v1/servers"],
     ] as [string, string, boolean?][]) {
       const cpu0 = cpuSeconds(product.webPid);
       const pg0 = clusterCpuSeconds(product.postgresPid);
