@@ -2,11 +2,11 @@
 // features (normalisation, hashed n-grams, structural signals, rule hits) plus the dot product,
 // over every item of the tuning corpus; the rules' own scan of the same items for scale. Not part
 // of `npm run bench` or the tests.   npx tsx bench/learned-scorer.ts
-import { caseData, itemInputs, tuningCases } from "../scripts/detector/dataset";
-import { itemFeatures } from "../scripts/detector/features";
-import { predict } from "../scripts/detector/logistic";
-import { trainScorer } from "../scripts/detector/train";
-import { scanTools } from "../lib/detection";
+import { caseData, itemInputs, tuningCases } from "@/scripts/detector/dataset";
+import { itemFeatures } from "@/scripts/detector/features";
+import { predict } from "@/scripts/detector/logistic";
+import { trainScorer } from "@/scripts/detector/train";
+import { scanTools } from "@/lib/detection";
 
 const cases = tuningCases();
 const model = trainScorer(cases.map(caseData), { lambda: 1e-4, variant: "all" });
