@@ -19,16 +19,16 @@ export async function loadCrossPartners(tx: Tx, tenantId: string, serverId: stri
   const own = [...new Map(tools.map((t) => [`${String(t.definition.name)}\u0000${t.hash}`, t])).values()].map((t) => {
     const name = String(t.definition.name);
     const skeleton = nameSkeleton(name);
-    return { name, hash: t.hash, skeleton, sibling_key: siblingKey(name), variants: skeletonVariants(skeleton) };
+    return { name, hash: t.hash, skeleton, sibling_key: siblingKey(name) };
   });
   // One row per (own variant, its skeleton, its sibling key), as parallel arrays: a jsonb record set
   // of ~500 variants cost Postgres ~3 ms to parse alone.
-  const variantRows = own.flatMap((o) => o.variants.map((variant) => [variant, o.skeleton, o.sibling_key] as const));
+  const variantRows = own.flatMap((o) => skeletonVariants(o.skeleton).map((variant) => [variant, o.skeleton, o.sibling_key] as const));
   const variants = variantRows.map((r) => r[0]);
   const identifiers = referenceCandidates(tools.map((t) => t.definition));
   const rows = await tx.$queryRaw<{ server_id: string; server_name: string; definition: ToolLike }[]>`
     WITH own AS (
-      SELECT * FROM jsonb_to_recordset(${JSON.stringify(own.map(({ variants: _, ...o }) => o))}::jsonb) AS o(name text, hash text, skeleton text, sibling_key text)
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(own)}::jsonb) AS o(name text, hash text, skeleton text, sibling_key text)
     ), hits AS (
       -- R21: the same name with another definition (an identical one is the same software)
       SELECT p.server_id, p.version_id FROM own o CROSS JOIN LATERAL (

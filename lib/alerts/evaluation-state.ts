@@ -3,7 +3,7 @@ import type { ToolLike } from "@/lib/detection";
 import { asScannerTool } from "@/lib/surface/as-scanner-tool";
 import { itemKey, SURFACE_KINDS, type SurfaceKind } from "@/lib/surface/surface-keys";
 import type { Tx } from "@/lib/db";
-import { versionHeadsById } from "@/lib/snapshots/tool-versions-by-id";
+import { versionHeadsById, versionsByHash } from "@/lib/snapshots/tool-versions-by-id";
 import { Prisma, type Alert, type ToolBaseline } from "@/lib/generated/prisma/client";
 
 /** A tool, or a surface item under its key ("prompt summarize"): judged alike, against a baseline of that name. */
@@ -72,14 +72,7 @@ const isSurfaceKind = (kind: string): kind is SurfaceKind => (SURFACE_KINDS as r
  * surface item comes back through asScannerTool, so the scanner and judge read it like a tool.
  */
 export async function loadDefinitions(tx: Tx, tenantId: string, hashes: Iterable<string>): Promise<Map<string, ToolLike>> {
-  const wanted = [...new Set(hashes)];
-  if (wanted.length === 0) return new Map();
-  // Raw, like the baselines below: Prisma's query compiler and row mapping were about a quarter of
-  // the judgement lane's CPU (worker profile of 1,000 first looks; the lane's worker CPU went from
-  // 63–80 s to 52 s with these raw reads and writes).
-  const rows = await tx.$queryRaw<{ hash: string; definition: unknown; kind: string }[]>`
-    SELECT v.hash, v.definition, v.kind FROM unnest(${wanted}::text[]) AS w(hash)
-      CROSS JOIN LATERAL (SELECT t.hash, t.definition, t.kind FROM tool_version t WHERE t.tenant_id = ${tenantId}::uuid AND t.hash = w.hash LIMIT 1) AS v`;
+  const rows = await versionsByHash(tx, tenantId, [...hashes]);
   return new Map(rows.map((r) => [r.hash, isSurfaceKind(r.kind) ? asScannerTool(r.kind, r.definition as Record<string, unknown>) : (r.definition as ToolLike)]));
 }
 

@@ -60,30 +60,26 @@ describe("audit corpus", () => {
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
   });
 
-  it("held-out batch 2 (written 2026-12-02, never tuned on): recall ≥ 0.59, false-positive rate ≤ 0.10, at least 5 of 12 twin pairs separated", () => {
-    const h = result.heldOutBatches["batch 2"];
-    console.log(summaryLine("held-out batch 2", h));
-    expect(h.positives).toBe(74);
-    expect(h.negatives).toBe(60);
-    expect(h.recall).toBeGreaterThanOrEqual(0.59);
-    expect(h.fpr).toBeLessThanOrEqual(0.1);
-    expect(h.twins.pairs).toBe(12);
-    expect(h.twins.separated).toBeGreaterThanOrEqual(5);
-  });
-
   // Batch 3 was written blind by another author on 2026-12-02 (held-out/README.md) after the
   // learned-scorer experiment failed (docs/detection.md); its first and only run gave recall 0.701
   // (61/87), FPR 0.094 (8/85), 10 of 14 twin pairs.
-  it("held-out batch 3 (written 2026-12-02, never tuned on): recall ≥ 0.70, false-positive rate ≤ 0.095, at least 10 of 14 twin pairs separated", () => {
-    const h = result.heldOutBatches["batch 3"];
-    console.log(summaryLine("held-out batch 3", h));
-    expect(h.positives).toBe(87);
-    expect(h.negatives).toBe(85);
-    expect(h.recall).toBeGreaterThanOrEqual(0.7);
-    expect(h.fpr).toBeLessThanOrEqual(0.095);
-    expect(h.twins.pairs).toBe(14);
-    expect(h.twins.separated).toBeGreaterThanOrEqual(10);
-  });
+  const laterBatches = [
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.59, fpr: 0.1, pairs: 12, separated: 5 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.7, fpr: 0.095, pairs: 14, separated: 10 },
+  ] as const;
+  it.each(laterBatches)(
+    "held-out $batch (written 2026-12-02, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
+    ({ batch, positives, negatives, recall, fpr, pairs, separated }) => {
+      const h = result.heldOutBatches[batch];
+      console.log(summaryLine(`held-out ${batch}`, h));
+      expect(h.positives).toBe(positives);
+      expect(h.negatives).toBe(negatives);
+      expect(h.recall).toBeGreaterThanOrEqual(recall);
+      expect(h.fpr).toBeLessThanOrEqual(fpr);
+      expect(h.twins.pairs).toBe(pairs);
+      expect(h.twins.separated).toBeGreaterThanOrEqual(separated);
+    },
+  );
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
