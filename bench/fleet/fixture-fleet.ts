@@ -6,7 +6,8 @@
  * - push (every FLEET_PUSH_EVERY-th i): 2026-07-28 (`createMcpHandler`, JSON responses) advertising
  *   `tools.listChanged`, so a client keeps a `subscriptions/listen` stream open and hears
  *   `notifications/tools/list_changed` when the control URL changes the list.
- * Control (same port): GET /control/counts, POST /control/reset, POST /control/change/<i>.
+ * Control (same port): GET /control/counts, GET /control/trail/<i>, GET /control/listed-before/<ms>
+ * (tools/list requests each endpoint received until then), POST /control/reset, POST /control/change/<i>.
  * Prints `READY <port>` on stdout.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -24,6 +25,24 @@ export const COLUMNS = ["initialize", "server/discover", "tools/list", "subscrip
 const counts = new Uint32Array(COUNT * COLUMNS.length);
 const openListens = new Uint32Array(COUNT);
 const changes = new Uint32Array(COUNT);
+// The first requests each endpoint received (time, method, the client's name where the message
+// carries it): says why a server was listed more than once in a sweep.
+const TRAIL_MAX = 16;
+const trails = new Map<number, string[]>();
+const listedAt = new Map<number, number[]>();
+function remember(i: number, message: { method?: string; params?: { clientInfo?: { name?: string }; _meta?: Record<string, unknown> } }): void {
+  if (message.method === "tools/list") {
+    let times = listedAt.get(i);
+    if (!times) listedAt.set(i, (times = []));
+    times.push(Date.now());
+  }
+  let trail = trails.get(i);
+  if (!trail) trails.set(i, (trail = []));
+  if (trail.length >= TRAIL_MAX || !message.method || message.method.startsWith("notifications/")) return;
+  const meta = Object.entries(message.params?._meta ?? {}).find(([key]) => key.endsWith("clientInfo"))?.[1] as { name?: string } | undefined;
+  const client = message.params?.clientInfo?.name ?? meta?.name;
+  trail.push(`${Date.now()} ${message.method}${client ? ` ${client}` : ""}`);
+}
 const lists = new Map<number, FixtureTool[]>();
 const pushHandlers = new Map<number, McpHttpHandler>();
 
@@ -73,8 +92,14 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 function control(path: string, res: ServerResponse): void {
   const json = (value: unknown): void => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(value));
   if (path === "/control/counts") return json({ from: FROM, columns: COLUMNS, counts: Array.from({ length: COUNT }, (_, k) => Array.from(counts.subarray(k * COLUMNS.length, (k + 1) * COLUMNS.length))) });
+  const trail = /^\/control\/trail\/(\d+)$/.exec(path);
+  if (trail) return json(trails.get(Number(trail[1])) ?? []);
+  const before = /^\/control\/listed-before\/(\d+)$/.exec(path);
+  if (before) return json(Array.from({ length: COUNT }, (_, k) => (listedAt.get(FROM + k) ?? []).filter((at) => at <= Number(before[1])).length));
   if (path === "/control/reset") {
     counts.fill(0);
+    trails.clear();
+    listedAt.clear();
     json({ ok: true });
     return;
   }
@@ -111,6 +136,7 @@ const http = createServer((req, res) => {
         for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
           const method = (message as { method?: string }).method;
           count(i, method ?? "response");
+          remember(i, message as Parameters<typeof remember>[1]);
           listen ||= method === "subscriptions/listen";
         }
       } else count(i, undefined);

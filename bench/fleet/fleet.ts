@@ -15,6 +15,10 @@ export type Fleet = {
   url(i: number): string;
   body(i: number, prefix?: string): Record<string, unknown>;
   counts(): Promise<ServerCounts[]>;
+  /** tools/list requests each server received until `ms` (stdio servers: all of them). */
+  listedBefore(ms: number): Promise<number[]>;
+  /** The first requests an HTTP endpoint received: "<ms> <method> [client name]" each. */
+  trail(i: number): Promise<string[]>;
   reset(): Promise<void>;
   change(i: number): Promise<{ t0: number; notified: boolean }>;
   stop(): Promise<void>;
@@ -57,6 +61,27 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   for (let i = 0; i < n; i++) if (isStdio(i)) fs.writeFileSync(toolsFile(i), JSON.stringify(fixtureToolList(i)));
 
   const zero = (): ServerCounts => ({ initialize: 0, discover: 0, list: 0, listen: 0, other: 0, get: 0, mostOpenListens: 0 });
+  const fleetCounts = async (): Promise<ServerCounts[]> => {
+    const out = Array.from({ length: n }, zero);
+    for (const p of procs) {
+      const answer = (await (await fetch(`http://127.0.0.1:${p.port}/control/counts`)).json()) as { counts: number[][] };
+      answer.counts.forEach(([initialize, discover, list, listen, other, get, mostOpenListens], k) => {
+        if (!isStdio(p.from + k)) out[p.from + k] = { initialize: initialize!, discover: discover!, list: list!, listen: listen!, other: other!, get: get!, mostOpenListens: mostOpenListens! };
+      });
+    }
+    const files = fs.readdirSync(dir);
+    for (let i = 0; i < n; i++) {
+      if (!isStdio(i)) continue;
+      for (const f of files.filter((f) => f.startsWith(`counts-${i}.json.`))) {
+        const c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Record<string, number>;
+        out[i]!.initialize += c.initialize ?? 0;
+        out[i]!.discover += c["server/discover"] ?? 0;
+        out[i]!.list += c["tools/list"] ?? 0;
+        out[i]!.other += c.other ?? 0;
+      }
+    }
+    return out;
+  };
   return {
     n,
     isPush,
@@ -66,27 +91,18 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       isStdio(i)
         ? { name: `${prefix}${i}`, transport: "stdio", command: process.execPath, args: [STDIO_FIXTURE, toolsFile(i), countsFile(i)] }
         : { name: `${prefix}${i}`, transport: "streamable-http", url: `http://127.0.0.1:${procOf(i).port}/s/${i}/mcp` },
-    counts: async () => {
-      const out = Array.from({ length: n }, zero);
+    counts: fleetCounts,
+    listedBefore: async (ms) => {
+      const out = (await fleetCounts()).map((c) => c.list);
       for (const p of procs) {
-        const answer = (await (await fetch(`http://127.0.0.1:${p.port}/control/counts`)).json()) as { counts: number[][] };
-        answer.counts.forEach(([initialize, discover, list, listen, other, get, mostOpenListens], k) => {
-          if (!isStdio(p.from + k)) out[p.from + k] = { initialize: initialize!, discover: discover!, list: list!, listen: listen!, other: other!, get: get!, mostOpenListens: mostOpenListens! };
+        const answer = (await (await fetch(`http://127.0.0.1:${p.port}/control/listed-before/${Math.round(ms)}`)).json()) as number[];
+        answer.forEach((listed, k) => {
+          if (!isStdio(p.from + k)) out[p.from + k] = listed;
         });
-      }
-      const files = fs.readdirSync(dir);
-      for (let i = 0; i < n; i++) {
-        if (!isStdio(i)) continue;
-        for (const f of files.filter((f) => f.startsWith(`counts-${i}.json.`))) {
-          const c = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as Record<string, number>;
-          out[i]!.initialize += c.initialize ?? 0;
-          out[i]!.discover += c["server/discover"] ?? 0;
-          out[i]!.list += c["tools/list"] ?? 0;
-          out[i]!.other += c.other ?? 0;
-        }
       }
       return out;
     },
+    trail: async (i) => (isStdio(i) ? [] : ((await (await fetch(`http://127.0.0.1:${procOf(i).port}/control/trail/${i}`)).json()) as string[])),
     reset: async () => {
       await Promise.all(procs.map((p) => fetch(`http://127.0.0.1:${p.port}/control/reset`, { method: "POST" }).then((r) => r.text())));
       for (const f of fs.readdirSync(dir)) if (f.startsWith("counts-")) fs.rmSync(path.join(dir, f));

@@ -85,10 +85,16 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     const counts = (await fleet.counts()).slice(0, n);
     const init = summarize(counts, "initialize");
     const list = summarize(counts, "list");
+    // The sweep's own listings: those the fixture received up to the last snapshot. Identity probes
+    // (docs/identity-probes.md) start once no listing waits, i.e. right after a sweep, and list again
+    // as other clients: they are counted in toolsListMinMaxTotal, read a moment later.
+    const inSweep = (await fleet.listedBefore(last)).slice(0, n);
     Object.assign(result, {
       initializeMinMaxTotal: `${init.min}/${init.max}/${init.total}`,
+      toolsListInSweepMinMaxTotal: `${Math.min(...inSweep)}/${Math.max(...inSweep)}/${inSweep.reduce((a, b) => a + b, 0)}`,
       toolsListMinMaxTotal: `${list.min}/${list.max}/${list.total}`,
       discoverTotal: summarize(counts, "discover").total,
+      listedMoreThanOnceInSweep: await listedMoreThanOnce(fleet, inSweep, registeredAt),
       listenTotal: summarize(counts, "listen").total,
       getTotal: summarize(counts, "get").total,
       workerLog: workerLogCounts(product.output()),
@@ -130,6 +136,22 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     await fleet.stop().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The servers the sweep listed more than once, with what each received (ms after registration,
+ * method, client): tells an identity probe from a retry or a second session.
+ */
+async function listedMoreThanOnce(fleet: Fleet, listings: number[], since: number): Promise<string[]> {
+  const extra = listings.flatMap((count, i) => (count > 1 ? [i] : []));
+  const lines: string[] = [];
+  for (const i of extra.slice(0, 10)) {
+    const kind = fleet.isStdio(i) ? "stdio" : fleet.isPush(i) ? "push" : "plain";
+    const trail = (await fleet.trail(i)).map((line) => line.replace(/^(\d+)/, (ms) => `+${s(Number(ms) - since)}s`));
+    lines.push(`svc${i} (${kind}, ${listings[i]} listings): ${trail.join(", ")}`);
+  }
+  if (extra.length > 10) lines.push(`…and ${extra.length - 10} more`);
+  return lines;
 }
 
 /** What the worker's log says about trouble (the issue's symptoms). */
