@@ -1,12 +1,14 @@
 import { measureFleetApi } from "./api-load";
 import { measureChangeLatency } from "./change-latency";
+import { measurePostSweep } from "./post-sweep";
 import { measureScaleOut } from "./scale-out";
 import { measureSteadyState } from "./steady-state";
 import { runSweep } from "./sweep";
 
 // `npm run bench -- fleet [--quick] [--sizes=100,500,2000] [--cap=180] [--changes=50]
 //  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]
-//  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50] [--pg-statements] [--budget=<tokens>]`
+//  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50] [--pg-statements] [--budget=<tokens>]
+//  [--post-sweep-at=2000]`
 // Every run starts a fresh product (`npm start`, demo off, new data dir) and fixture fleet.
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
@@ -18,6 +20,8 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   const steadyAt = Number(arg("steady-at", quick ? "0" : "500"));
   const fairnessAt = Number(arg("fairness-at", quick ? "100" : "2000"));
   const scaleOutAt = Number(arg("scale-out", "0"));
+  // At this size, first watch the worker's lanes after the sweep (judgements, first identity probes) until they drain.
+  const postSweepAt = Number(arg("post-sweep-at", "0"));
   const pushEvery = Number(arg("push-every", "20")); // 1 in 20 servers keeps a listen stream
   // The fleet API through the real web process after the sweep at this size (0: skip).
   const apiAt = Number(arg("api-at", quick ? "0" : "2000"));
@@ -29,6 +33,7 @@ export async function runFleetBench(quick: boolean): Promise<void> {
     const budget = Number(arg("budget", "0")); // a team context budget in tokens (0: none)
     const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true, pushEvery, extraEnv, budgetTokens: budget || undefined });
     try {
+      if (n === postSweepAt) run.result.postSweep = await measurePostSweep(run, 900_000);
       if (changes > 0) run.result.changeLatency = await measureChangeLatency(run, changes, quick ? 30_000 : 180_000);
       if (steadyMin > 0 && n === steadyAt) run.result.steadyState = await measureSteadyState(run, steadyMin);
       if (n === apiAt) run.result.fleetApi = await measureFleetApi(run, api);
