@@ -30,8 +30,6 @@ or the team cannot be found or the slug is taken; 2 for bad usage.`;
 
 // The team's audit log shows this actor for everything done here.
 const ACTOR = { kind: "system", id: "admin-cli" } as const;
-// `npm start` runs in the package root, so a relative TOOLWATCH_DATA_DIR is resolved from there too.
-const ROOT = PROJECT_ROOT;
 
 class UsageError extends Error {}
 
@@ -142,7 +140,7 @@ export async function runAdminCommand(argv: string[]): Promise<number> {
   let db: Db | undefined;
   try {
     const input = command.check(args);
-    process.chdir(ROOT);
+    process.chdir(PROJECT_ROOT); // as under `npm start`: a relative TOOLWATCH_DATA_DIR resolves from the package root
     db = await openInstanceDb();
     await command.run(db, input);
     return 0;

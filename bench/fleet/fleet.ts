@@ -15,8 +15,8 @@ export type Fleet = {
   url(i: number): string;
   body(i: number, prefix?: string): Record<string, unknown>;
   counts(): Promise<ServerCounts[]>;
-  /** tools/list requests each server received until `ms` (stdio servers: all of them). */
-  listedBefore(ms: number): Promise<number[]>;
+  /** tools/list requests each HTTP server received until `ms` (undefined for stdio servers, which keep no times). */
+  listedBefore(ms: number): Promise<(number | undefined)[]>;
   /** The first requests an HTTP endpoint received: "<ms> <method> [client name]" each. */
   trail(i: number): Promise<string[]>;
   reset(): Promise<void>;
@@ -93,7 +93,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
         : { name: `${prefix}${i}`, transport: "streamable-http", url: `http://127.0.0.1:${procOf(i).port}/s/${i}/mcp` },
     counts: fleetCounts,
     listedBefore: async (ms) => {
-      const out = (await fleetCounts()).map((c) => c.list);
+      const out: (number | undefined)[] = Array.from({ length: n }, () => undefined);
       for (const p of procs) {
         const answer = (await (await fetch(`http://127.0.0.1:${p.port}/control/listed-before/${Math.round(ms)}`)).json()) as number[];
         answer.forEach((listed, k) => {

@@ -9,7 +9,7 @@ export async function measurePostSweep(run: Running, capMs: number): Promise<Rec
   const tenant = run.teamA.id;
   const t0 = Date.now();
   const s = (ms: number) => Number((ms / 1000).toFixed(0));
-  const probeable = run.ids.length - Math.floor(run.ids.length / 50); // the fleet's stdio share: 1 in 50
+  const probeable = run.ids.filter((_, i) => !run.fleet.isStdio(i)).length; // stdio servers are not probed by default
   let judgedAt: number | null = null;
   let probedAt: number | null = null;
   const timeline: string[] = [];

@@ -88,7 +88,8 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
     // The sweep's own listings: those the fixture received up to the last snapshot. Identity probes
     // (docs/identity-probes.md) start once no listing waits, i.e. right after a sweep, and list again
     // as other clients: they are counted in toolsListMinMaxTotal, read a moment later.
-    const inSweep = (await fleet.listedBefore(last)).slice(0, n);
+    // Stdio servers keep no times: their count is all of it (they are not probed by default).
+    const inSweep = (await fleet.listedBefore(last)).slice(0, n).map((listed, i) => listed ?? counts[i]!.list);
     Object.assign(result, {
       initializeMinMaxTotal: `${init.min}/${init.max}/${init.total}`,
       toolsListInSweepMinMaxTotal: `${Math.min(...inSweep)}/${Math.max(...inSweep)}/${inSweep.reduce((a, b) => a + b, 0)}`,

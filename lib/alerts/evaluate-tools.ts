@@ -63,7 +63,7 @@ async function pinFirstSeen(ev: Evaluation, fresh: Work[]): Promise<void> {
   const pending = ev.server.auditPolicy === "strict";
   const names = fresh.map((w) => w.tool.name);
   // One raw statement returning the rows instead of Prisma's createMany + findMany of 50 rows (see
-  // loadDefinitions); a name another evaluation pinned meanwhile is read back.
+  // lib/snapshots/tool-versions-by-id.ts); a name another evaluation pinned meanwhile is read back.
   const rows = await ev.tx.$queryRaw<ToolBaseline[]>`
     INSERT INTO tool_baseline (id, tenant_id, server_id, tool_name, approved_hash, source, approved_by, approved_at, updated_at)
     SELECT gen_random_uuid(), ${ev.tenantId}::uuid, ${ev.server.id}::uuid, f.name, CASE WHEN ${pending}::boolean THEN NULL ELSE f.hash END, 'first_seen',

@@ -14,25 +14,27 @@ export type VersionRow = VersionHead & { definition: unknown; contextTokens: num
 const HEAD = Prisma.sql`t.id::text AS id, t.hash, t.name, t.kind`;
 const ROW = Prisma.sql`${HEAD}, t.definition, t.context_tokens AS "contextTokens"`;
 
-function byId<T>(db: Db | Tx, tenantId: string, ids: readonly string[], columns: Prisma.Sql): Promise<T[]> {
-  const unique = [...new Set(ids)];
+// The key column and its array type; both fixed here, never from input.
+const KEYS = {
+  id: { column: Prisma.raw("t.id"), array: Prisma.raw("uuid[]") },
+  hash: { column: Prisma.raw("t.hash"), array: Prisma.raw("text[]") },
+};
+
+/** One probe per distinct key: the primary key for ids, the team's (tenant_id, hash) unique index for hashes. */
+function byKey<T>(db: Db | Tx, tenantId: string, key: keyof typeof KEYS, values: readonly string[], columns: Prisma.Sql): Promise<T[]> {
+  const unique = [...new Set(values)];
   if (unique.length === 0) return Promise.resolve([]);
+  const { column, array } = KEYS[key];
   return db.$queryRaw<T[]>`
-    SELECT v.* FROM unnest(${unique}::uuid[]) AS u(id)
-      CROSS JOIN LATERAL (SELECT ${columns} FROM tool_version t WHERE t.id = u.id AND t.tenant_id = ${tenantId}::uuid LIMIT 1) AS v`;
+    SELECT v.* FROM unnest(${unique}::${array}) AS k(key)
+      CROSS JOIN LATERAL (SELECT ${columns} FROM tool_version t WHERE ${column} = k.key AND t.tenant_id = ${tenantId}::uuid LIMIT 1) AS v`;
 }
 
 /** Ids, hashes, names and kinds (no definitions): what a judgement pairs by name. */
-export const versionHeadsById = (db: Db | Tx, tenantId: string, ids: readonly string[]) => byId<VersionHead>(db, tenantId, ids, HEAD);
+export const versionHeadsById = (db: Db | Tx, tenantId: string, ids: readonly string[]) => byKey<VersionHead>(db, tenantId, "id", ids, HEAD);
 
 /** Whole versions, definitions and token counts included: what a snapshot view shows. */
-export const versionRowsById = (db: Db | Tx, tenantId: string, ids: readonly string[]) => byId<VersionRow>(db, tenantId, ids, ROW);
+export const versionRowsById = (db: Db | Tx, tenantId: string, ids: readonly string[]) => byKey<VersionRow>(db, tenantId, "id", ids, ROW);
 
-/** Versions by content hash (the team's (tenant_id, hash) unique index): what the scanner reads. */
-export async function versionsByHash(db: Db | Tx, tenantId: string, hashes: readonly string[]): Promise<VersionRow[]> {
-  const unique = [...new Set(hashes)];
-  if (unique.length === 0) return [];
-  return db.$queryRaw<VersionRow[]>`
-    SELECT v.* FROM unnest(${unique}::text[]) AS w(hash)
-      CROSS JOIN LATERAL (SELECT ${ROW} FROM tool_version t WHERE t.tenant_id = ${tenantId}::uuid AND t.hash = w.hash LIMIT 1) AS v`;
-}
+/** Whole versions by content hash: what the scanner reads. */
+export const versionsByHash = (db: Db | Tx, tenantId: string, hashes: readonly string[]) => byKey<VersionRow>(db, tenantId, "hash", hashes, ROW);

@@ -9,9 +9,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { PROJECT_ROOT as ROOT } from "@/lib/project-root";
 import { tsxArgs } from "@/worker/demo-fleet/spawn-ready";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The `toolwatch` command (package.json "bin"): loads cli/main.ts through tsx. */
 export const TOOLWATCH_BIN = path.join(ROOT, "bin/toolwatch.js");
 export const BUNDLES_ENV = "TOOLWATCH_TEST_BUNDLES";
