@@ -8,7 +8,7 @@ import { CLIENT_INFO } from "@/lib/discovery/open-connection";
 import type { ToolLike } from "@/lib/diff/types";
 import { compareIdentityLists, listHashOf } from "@/lib/identity-probes/compare-identity-lists";
 import { loadEffectiveProbeSettings } from "@/lib/identity-probes/probe-settings";
-import { forgetIdentities, recordIdentityProbe, type ProbeResult } from "@/lib/identity-probes/record-probe";
+import { recordIdentityRound, type IdentityProbeOutcome, type ProbeResult } from "@/lib/identity-probes/record-probe";
 import { loadSnapshotTools } from "@/lib/snapshots/load-snapshot-tools";
 import type { RunnableServer } from "@/lib/servers/list-runnable-servers";
 import { secretRedactor } from "@/lib/servers/redact-secrets";
@@ -177,11 +177,11 @@ export class IdentityProber {
     const ctx: ServiceContext = { tenantId: server.tenantId, actor: { kind: "system", id: this.deps.workerId }, db: this.deps.db };
     const { effective } = await loadEffectiveProbeSettings(ctx, server.serverId, server.config.transport, this.options.defaultIntervalMs);
     if (!effective.enabled) return effective.intervalMs;
-    await forgetIdentities(ctx, server.serverId, effective.identities.map((i) => i.key), this.deps.workerId);
     const latest = await ctx.db.snapshot.findFirst({ where: { tenantId: ctx.tenantId, serverId: server.serverId }, orderBy: { takenAt: "desc" }, select: { contentHash: true, toolVersionIds: true } });
     if (!latest) return effective.intervalMs;
     let reference = { hash: latest.contentHash, tools: (await loadSnapshotTools(ctx, latest.toolVersionIds)).map((t) => t.definition as ToolLike), fresh: false };
 
+    const probes: IdentityProbeOutcome[] = [];
     for (const identity of effective.identities) {
       if (t.stop.signal.aborted) break;
       const listing = await this.listAs(t, identity);
@@ -201,11 +201,14 @@ export class IdentityProber {
         }
         result = { ok: true, reference: reference.tools, tools: listing.listing.tools, comparison };
       }
-      const change = await recordIdentityProbe(ctx, { serverId: server.serverId, identity: identity.key, result, leaseHolder: this.deps.workerId });
+      probes.push({ identity: identity.key, at: new Date(), result });
       if (!result.ok) this.log(t, `identity probe as ${identity.label}: ${result.error.code} ${result.error.message}`);
-      if (change === "opened") this.log(t, `the tool list differs under ${identity.label}'s identity: identity_divergence alert opened`);
-      if (change === "resolved") this.log(t, "the tool list is the same under every probed identity again: identity_divergence alert resolved");
     }
+    // One write for the round (what was listed before a stop is kept too).
+    const change = await recordIdentityRound(ctx, { serverId: server.serverId, keep: effective.identities.map((i) => i.key), probes, leaseHolder: this.deps.workerId });
+    const differing = probes.flatMap((p) => (p.result.ok && !p.result.comparison.same ? [effective.identities.find((i) => i.key === p.identity)?.label ?? p.identity] : []));
+    if (change === "opened") this.log(t, `the tool list differs under ${differing.join(", ")}'s identity: identity_divergence alert opened`);
+    if (change === "resolved") this.log(t, "the tool list is the same under every probed identity again: identity_divergence alert resolved");
     return effective.intervalMs;
   }
 

@@ -14,11 +14,13 @@ export type ProbeResult =
   | { ok: true; reference: readonly ToolLike[]; tools: readonly ToolLike[]; comparison: IdentityComparison }
   | { ok: false; error: { code: string; message: string } };
 
-export type RecordProbeInput = {
+export type IdentityProbeOutcome = { identity: string; at?: Date; result: ProbeResult };
+
+export type RecordRoundInput = {
   serverId: string;
-  identity: string;
-  at?: Date;
-  result: ProbeResult;
+  /** The identities probed now; rows of any other identity are dropped (no longer probed). */
+  keep: readonly string[];
+  probes: readonly IdentityProbeOutcome[];
   /** Fenced like every worker write: only while this worker holds the server's lease. */
   leaseHolder?: string;
 };
@@ -28,68 +30,74 @@ export type AlertChange = "opened" | "updated" | "resolved" | "none";
 /** What a differing probe keeps: enough to rebuild the alert without probing again. */
 type StoredLists = Omit<IdentityVariant, "identity" | "label" | "clientInfo" | "probedAt">;
 
-const json = (value: unknown) => value as Prisma.InputJsonValue;
+type ProbeRow = { identity: string; probed_at: string; outcome: "same" | "differs" | "error"; list_hash?: string; reference_hash?: string; tool_count?: number; lists?: StoredLists; error?: { code: string; message: string } };
+
+function rowOf(probe: IdentityProbeOutcome, at: Date): ProbeRow {
+  const { result } = probe;
+  const base = { identity: probe.identity, probed_at: (probe.at ?? at).toISOString() };
+  if (!result.ok) return { ...base, outcome: "error", error: result.error };
+  const { comparison } = result;
+  const row: ProbeRow = { ...base, outcome: comparison.same ? "same" : "differs", list_hash: comparison.variantHash, reference_hash: comparison.referenceHash, tool_count: result.tools.length };
+  if (!comparison.same) {
+    row.lists = {
+      referenceHash: comparison.referenceHash,
+      variantHash: comparison.variantHash,
+      reference: [...result.reference],
+      tools: [...result.tools],
+      diff: comparison.diff!,
+      hiddenFindings: comparison.hiddenFindings,
+      severity: comparison.severity,
+    };
+  }
+  return row;
+}
 
 /**
- * Stores one probe (last time, hash, and the lists only while they differ — never a snapshot) and
- * brings the server's identity_divergence alert in line with every identity's latest outcome, in
- * one transaction under the server's lock. An error leaves the identity's last comparison standing.
+ * Stores one probe round — every identity's last time and hash, and the lists only while they
+ * differ, never a snapshot — drops identities no longer probed, and brings the server's
+ * identity_divergence alert in line with every identity's latest outcome: one transaction under
+ * the server's lock, one statement for the round's rows. A round used to cost a transaction per
+ * identity (9 by default, ~7 statements each); at fleet size those round trips were most of the
+ * worker's CPU between a sweep and its first probes (bench/RESULTS.md).
+ *
+ * An error leaves the identity's last comparison standing: its hashes and lists are kept, so a
+ * server cannot close a divergence alert by failing the probes of the identity it cloaks for.
  */
 // internal-writer: the worker's prober records what it saw
-export async function recordIdentityProbe(ctx: ServiceContext, input: RecordProbeInput): Promise<AlertChange> {
-  const at = input.at ?? new Date();
+export async function recordIdentityRound(ctx: ServiceContext, input: RecordRoundInput): Promise<AlertChange> {
+  const at = new Date();
+  const rows = input.probes.map((probe) => rowOf(probe, at));
   return ctx.db.$transaction(async (tx) => {
     await lockServer(tx, input.serverId);
     if (input.leaseHolder) await assertLeaseHeld(tx, input.serverId, input.leaseHolder);
-    const key = { serverId_identity: { serverId: input.serverId, identity: input.identity } };
-    const { result } = input;
-    if (!result.ok) {
-      await tx.identityProbe.upsert({
-        where: key,
-        create: { tenantId: ctx.tenantId, serverId: input.serverId, identity: input.identity, probedAt: at, outcome: "error", error: json(result.error) },
-        update: { probedAt: at, outcome: "error", error: json(result.error) },
-      });
-      return "none";
+    const gone = await tx.identityProbe.deleteMany({ where: { tenantId: ctx.tenantId, serverId: input.serverId, identity: { notIn: [...input.keep] } } });
+    if (rows.length > 0) {
+      // Keys left out of a row read as SQL NULL: a "same" row clears its lists, an error row's
+      // hashes, count and lists are kept from the last comparison (the CASEs below).
+      await tx.$executeRaw`
+        INSERT INTO identity_probe (id, tenant_id, server_id, identity, probed_at, outcome, list_hash, reference_hash, tool_count, lists, error)
+        SELECT gen_random_uuid(), ${ctx.tenantId}::uuid, ${input.serverId}::uuid, r.identity, r.probed_at, r.outcome, r.list_hash, r.reference_hash, r.tool_count, r.lists, r.error
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS r(identity text, probed_at timestamptz, outcome text, list_hash text, reference_hash text, tool_count int, lists jsonb, error jsonb)
+        ON CONFLICT (server_id, identity) DO UPDATE SET
+          probed_at = EXCLUDED.probed_at,
+          outcome = EXCLUDED.outcome,
+          error = EXCLUDED.error,
+          list_hash = CASE WHEN EXCLUDED.outcome = 'error' THEN identity_probe.list_hash ELSE EXCLUDED.list_hash END,
+          reference_hash = CASE WHEN EXCLUDED.outcome = 'error' THEN identity_probe.reference_hash ELSE EXCLUDED.reference_hash END,
+          tool_count = CASE WHEN EXCLUDED.outcome = 'error' THEN identity_probe.tool_count ELSE EXCLUDED.tool_count END,
+          lists = CASE WHEN EXCLUDED.outcome = 'error' THEN identity_probe.lists ELSE EXCLUDED.lists END
+        WHERE identity_probe.tenant_id = EXCLUDED.tenant_id`;
     }
-    const { comparison } = result;
-    const lists: StoredLists | null = comparison.same
-      ? null
-      : {
-          referenceHash: comparison.referenceHash,
-          variantHash: comparison.variantHash,
-          reference: [...result.reference],
-          tools: [...result.tools],
-          diff: comparison.diff!,
-          hiddenFindings: comparison.hiddenFindings,
-          severity: comparison.severity,
-        };
-    const row = {
-      probedAt: at,
-      outcome: comparison.same ? "same" : "differs",
-      listHash: comparison.variantHash,
-      referenceHash: comparison.referenceHash,
-      toolCount: result.tools.length,
-      lists: lists ? json(lists) : Prisma.DbNull,
-      error: Prisma.DbNull,
-    };
-    await tx.identityProbe.upsert({ where: key, create: { tenantId: ctx.tenantId, serverId: input.serverId, identity: input.identity, ...row }, update: row });
+    // Only a round that stored a comparison or dropped an identity can change the alert.
+    if (gone.count === 0 && !rows.some((r) => r.outcome !== "error")) return "none";
     return reconcileAlert(tx, ctx, input.serverId);
   });
 }
 
-/** Drops the rows of identities no longer probed, so they can neither hold an alert open nor show as current. */
-// internal-writer: the worker's prober drops identities no longer probed
-export async function forgetIdentities(ctx: ServiceContext, serverId: string, keep: readonly string[], leaseHolder?: string): Promise<AlertChange> {
-  return ctx.db.$transaction(async (tx) => {
-    await lockServer(tx, serverId);
-    if (leaseHolder) await assertLeaseHeld(tx, serverId, leaseHolder);
-    const gone = await tx.identityProbe.deleteMany({ where: { tenantId: ctx.tenantId, serverId, identity: { notIn: [...keep] } } });
-    return gone.count > 0 ? reconcileAlert(tx, ctx, serverId) : "none";
-  });
-}
-
 async function reconcileAlert(tx: Tx, ctx: ServiceContext, serverId: string): Promise<AlertChange> {
-  const differing = await tx.identityProbe.findMany({ where: { tenantId: ctx.tenantId, serverId, outcome: "differs" }, orderBy: { identity: "asc" } });
+  // Differing = its last comparison differed (an error since keeps it: see recordIdentityRound).
+  const differing = await tx.identityProbe.findMany({ where: { tenantId: ctx.tenantId, serverId, lists: { not: Prisma.DbNull } }, orderBy: { identity: "asc" } });
   const active = await tx.alert.findFirst({
     where: { tenantId: ctx.tenantId, serverId, kind: "identity_divergence", status: { not: "resolved" } },
     select: { id: true, serverId: true, severity: true, toolName: true },

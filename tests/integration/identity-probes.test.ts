@@ -141,6 +141,20 @@ describe("identity probes in the worker", () => {
     expect(state.settings.effective).toMatchObject({ enabled: true, reason: "turned on for this server" });
   });
 
+  it("a server cannot close the alert by failing the probes of the identity it cloaks for", async () => {
+    // The attacker's move: keep cloaking for Cursor, but answer Claude Desktop's listing with an error.
+    writeFixtureState(statePath("cloaker"), { ...cloaking, failToolsFor: ["claude-ai"] });
+    const probes = await waitFor("claude-desktop's probe failing", () => probesOf(ids.cloaker), (p) => p.find((x) => x.identity === "claude-desktop")?.outcome === "error", INTERVAL_MS * 6);
+    const failed = probes.find((p) => p.identity === "claude-desktop")!;
+    expect(failed.error).toMatchObject({ message: expect.stringContaining("refused for claude-ai") });
+    // The last comparison stands: the lists it differed by are kept, and so is the alert.
+    expect(failed.lists).not.toBeNull();
+    const [alert] = await alertsOf(ids.cloaker);
+    expect(alert).toMatchObject({ status: "open", severity: "critical" });
+    const variants = (alert!.details as unknown as { identity: { variants: Variant[] } }).identity.variants;
+    expect(variants.map((v) => v.identity).sort()).toEqual(["claude-desktop", "cursor"]);
+  });
+
   it("when the server stops cloaking the alert resolves by itself", async () => {
     writeFixtureState(statePath("cloaker"), { tools: clean });
     const resolved = await waitFor("the alert resolved", () => alertsOf(ids.cloaker), (a) => a[0]?.status === "resolved", INTERVAL_MS * 6);
