@@ -33,6 +33,7 @@ const RULE_CUE: Partial<Record<AuditRuleId, CueClass>> = {
   R23: "schema-poisoning",
   R24: "schema-poisoning",
   R25: "schema-poisoning",
+  R34: "schema-poisoning",
 };
 
 /** Cues no single rule reports on its own (pipelock's drift cues): obligations aimed at the agent, other tools, destinations. */

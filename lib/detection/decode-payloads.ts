@@ -2,13 +2,18 @@
 // rot13. Each candidate is decoded and handed back with its span, so the caller can run the phrase
 // rules over the decoded text (scan-tools.ts scanDecoded): what the payload SAYS decides, not the
 // fact that something is encoded (image data and hashes are encoded too).
-export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "rot13"; start: number; end: number; text: string };
+export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "html-entities" | "rot13" | "reversed"; start: number; end: number; text: string };
 
 const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
 /** Runs of \\uXXXX (or \\u{X…}) escapes written out as text, possibly with plain characters between them. */
 const UNICODE_ESCAPES = /(?:\\u(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})[ \t]?){8,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+!*'()-])+/g;
+/** Runs of HTML character references (&#99; &#x63; &lt;), possibly with plain characters between them. */
+const HTML_ENTITIES = /(?:&#(?:\d{2,7}|[xX][0-9a-fA-F]{2,6});[ \t]?|&[a-zA-Z]{2,8};){8,}/g;
+const NAMED_ENTITY: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+/** A request to read text backwards: what follows is reversed (a model reverses text without being told how). */
+const REVERSE_HINT = /\b(?:read\s+(?:this|it|the\s+\w+)\s+backwards|backwards|in\s+reverse(?:\s+order)?|reversed(?:\s+text)?|right[- ]to[- ]left|reverse\s+(?:it|this|the\s+text))\b/i;
 const ROT13_HINT = /\brot-?13\b|\bcaesar\b/i;
 const MAX_PAYLOADS = 20;
 
@@ -71,6 +76,22 @@ export function findPayloads(raw: string): Payload[] {
         // not valid percent-encoding: nothing a model would decode either
       }
     }
+  }
+  if (raw.includes("&")) {
+    for (const m of raw.matchAll(HTML_ENTITIES)) {
+      const decoded = m[0].replace(/&#(?:[xX]([0-9a-fA-F]{2,6})|(\d{2,7}));|&([a-zA-Z]{2,8});/g, (whole, hex: string | undefined, dec: string | undefined, named: string | undefined) => {
+        const code = hex ? parseInt(hex, 16) : dec ? Number(dec) : -1;
+        if (code >= 0) return code <= 0x10ffff ? String.fromCodePoint(code) : "";
+        return NAMED_ENTITY[named!.toLowerCase()] ?? whole;
+      });
+      const text = printable(decoded);
+      if (text) push({ kind: "html-entities", start: m.index, end: m.index + m[0].length, text });
+    }
+  }
+  const reverse = REVERSE_HINT.exec(raw);
+  if (reverse) {
+    const after = raw.slice(reverse.index + reverse[0].length).replace(/^[\s:)\].,;-]+/, "");
+    if (after.length >= 16) push({ kind: "reversed", start: raw.length - after.length, end: raw.length, text: [...after].reverse().join("") });
   }
   const hint = ROT13_HINT.exec(raw);
   if (hint) {

@@ -19,7 +19,7 @@
 // example of a destination parameter (bcc, attendees, hook, mirror, target…) is a destination the
 // user never chose.
 import { expandIdentifier } from "./normalize";
-import { PATH_TARGETS, SECRET_ENV } from "./rules-data";
+import { METADATA_HOST, PATH_TARGETS, SECRET_ENV } from "./rules-data";
 import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import type { CrossIndex } from "./rules-cross";
 import type { FindingSink, Scope, ToolContext } from "./sink";
@@ -32,10 +32,12 @@ const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) =
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 const VALUE = new Set<StringField>(["default", "const", "examples", "enum"]);
 
-const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
+/** A move limited to where the user points ("sent only to the URL you call") is a safeguard, not a route. */
+const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|with)\b`, "g");
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
 const COVER_MORE = /sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
@@ -44,6 +46,8 @@ const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:pass
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
 const PEOPLE = /\b(?:contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
 const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
+/** The user's data in bulk: whole records, rows, files' contents, browsing history, everything open. */
+const BULK_DATA = /\b(?:(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
 const PRIVATE_DATA = /\b(?:private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
 
 const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
@@ -76,10 +80,16 @@ const COVER = new RegExp(
     String.raw`\bthere\s+is\s+no\s+need`,
   ].join("|"),
 );
-const SCOPE = /\b(?:always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
+const SCOPE = /\b(?:any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
+/** Standing orders in scripts \b does not see (no u flag above). */
+const SCOPE_FOREIGN = /всегда|каждый\s+раз|总是|每次|始终|常に|毎回|항상|매번/u;
+/** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
+const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|collaborators?|editors?|editor\s+access|viewers?|members?|watchers?|subscribers?|reviewers?|share\s+(?:\w+\s+){0,3}with|invite)\b/;
+/** A side effect on top of what the tool does ("also", "as well", "in addition"). */
+const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|также|同时|也|も送|도\s/u;
 const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
 
-type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean };
+type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean };
 
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
@@ -88,6 +98,7 @@ function objectOf(s: string, foreign: boolean): string | null {
   if (PEOPLE.test(s)) return "contacts";
   if (MONEY.test(s)) return "money";
   if (PRIVATE_DATA.test(s)) return "private data";
+  if (BULK_DATA.test(s)) return "bulk data";
   return null;
 }
 
@@ -98,13 +109,16 @@ const OWN_OBJECT: Record<string, RegExp> = {
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
   "private data": /\b(?:export\w*|backup|sync\w*|archive\w*|admin)\b/,
+  // A writer, mover or archiver handles whole files and records by design.
+  "bulk data": /\b(?:export\w*|backup|sync\w*|archive\w*|admin|dump\w*|migrat\w*|writ\w*|sav\w*|upload\w*|copy|cop(?:ies|ied)|mov\w*|read\w*|files?|edit\w*|diff\w*|history|transfer\w*|replicat\w*)\b/,
 };
 
 function destinationOf(sentence: string, scope: Scope, index: CrossIndex): string | null {
   const lit = DEST_LITERAL.exec(sentence);
   if (lit) {
     const host = /:\/\/([^/?#:]+)/.exec(lit[0])?.[1] ?? lit[0].split("@")[1] ?? "";
-    if (!LOCAL_HOST.test(host)) return lit[0];
+    // The metadata service is where credentials come from, not where data goes (R15 and R23 judge it).
+    if (!LOCAL_HOST.test(host) && !METADATA_HOST.test(host)) return lit[0];
   }
   const param = paramRe(scope.tool)?.exec(sentence);
   if (param) return `parameter ${param[1] ?? param[2] ?? param[3]}`;
@@ -113,6 +127,12 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
     index.foreignRe.lastIndex = 0;
     const m = index.foreignRe.exec(sentence);
     if (m) return `another server's tool ${m[0]}`;
+  }
+  if (index.sinks?.size) {
+    for (const m of sentence.matchAll(/\b(?:with|using|via|call|calling|to|into)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9_-]*)/g)) {
+      const sent = index.sinks.get(m[1]!);
+      if (sent && m[1] !== scope.tool.name) return `tool ${m[1]} (sends to ${sent})`;
+    }
   }
   const other = /\b(?:with|using|via|call|to)\s+([a-z]+_[a-z_]+)\b/.exec(sentence);
   if (other && other[1] && !index.own.has(other[1]) && other[1] !== scope.tool.name && !(scope.tool.params ?? new Set()).has(other[1])) return `tool ${other[1]}`;
@@ -136,16 +156,19 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 export function signalsOf(sentence: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
-  const affirmed = sentence.replace(NEGATED_MOVE, " ");
+  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ");
   const destination = destinationOf(sentence, scope, index);
   return {
-    move: MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))),
+    // Handing data to a sibling tool that posts to a fixed outside address is a move by itself.
+    move: MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))) || !!destination?.includes("(sends to "),
     object,
     destination,
     literal: !!destination && DEST_LITERAL.test(destination),
     cover,
-    scope: SCOPE.test(sentence),
+    scope: SCOPE.test(sentence) || (foreign && SCOPE_FOREIGN.test(sentence)),
     ask: ASK_USER.test(sentence),
+    recipient: RECIPIENT_ROLE.test(sentence),
+    side: SIDE.test(sentence),
     // The summary sentence IS the purpose: it cannot disagree with itself.
     mismatch: !first && !!object && !OWN_OBJECT[object]!.test(purpose),
   };
@@ -153,7 +176,7 @@ export function signalsOf(sentence: string, scope: Scope, index: CrossIndex, pur
 
 /** The signals of two adjacent clauses taken together. */
 function union(a: Signals, b: Signals): Signals {
-  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch };
+  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch, recipient: a.recipient || b.recipient, side: a.side || b.side };
 }
 
 /** How many signals a sentence carries, and whether they are the combination that moves data out. */
@@ -166,7 +189,10 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   const phishing = sig.ask && sig.object === "credentials" && (sig.mismatch || sig.cover || sig.scope);
   // Concealment next to a fixed outside address needs nothing else.
   const covert = sig.move && sig.literal && sig.cover;
-  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert };
+  // A fixed outside address made a standing recipient ("always add ops@… as an attendee", "after
+  // uploading, share the file with reports@…"), or sent a copy on the side of every use.
+  const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
+  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing };
 }
 
 /** R33 over one prose string: fires on the first sentence where the signals converge. */

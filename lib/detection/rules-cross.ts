@@ -17,7 +17,26 @@ export type CrossIndex = {
   /** Distinctive names found only on other servers → the servers that have them. */
   foreign: Map<string, string[]>;
   foreignRe: RegExp | null;
+  /**
+   * This server's tools that send to a fixed outside address their description names (a "notify"
+   * that posts to https://…): naming one as where data goes names that address (R33).
+   */
+  sinks?: ReadonlyMap<string, string>;
 };
+
+const SINK_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)|\bhttps?:\/\/([^\s/"'<>)\]`:]+)[^\s"'<>)\]`]*/i;
+const SINK_LOCAL = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
+
+/** Own tools whose description sends to a fixed, non-local URL or address. */
+function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
+  const sinks = new Map<string, string>();
+  for (const t of tools) {
+    if (typeof t.description !== "string") continue;
+    const m = SINK_LITERAL.exec(t.description);
+    if (m && !SINK_LOCAL.test(m[1] ?? m[2] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
+  }
+  return sinks;
+}
 
 const distinctive = (name: string) => name.length >= 4 && !GENERIC.has(name) && (/[_\-.]/.test(name) || name.length >= 8);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -36,7 +55,7 @@ export function crossIndex(tools: readonly ToolLike[], others: readonly OtherSer
   }
   const names = [...foreign.keys()].sort((a, b) => b.length - a.length).slice(0, 5_000);
   const foreignRe = names.length ? new RegExp(String.raw`(?<![a-z0-9])(?:${names.map(escape).join("|")})(?![a-z0-9])`, "g") : null;
-  return { own, foreign, foreignRe };
+  return { own, foreign, foreignRe, sinks: sinkTools(tools) };
 }
 
 const DIRECTIVE = /\b(?:must|always|never|instead|whenever|when|before|after|change|set|send|bcc|cc|redirect|should|make sure|ensure|do not|don't|all|every|important|side effect)\b/;
@@ -49,6 +68,8 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
   { re: /\b(?:never|don't|do\s+not)\s+(?:use|call|invoke|trust)\s+(?:the\s+)?((?!this\b)[\w.-]+)\s+(?:tool|function|server)\b/g, severity: "high", message: "tells the agent never to use another tool", target: 1 },
   { re: /\b(?:never|don't|do\s+not)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+(?:tools?|functions?|servers?)/g, severity: "high", message: "tells the agent to use no other tool" },
   { re: /\b(?:always|only)\s+(?:prefer|use|choose|call)\s+this\s+(?:tool|function)\s+(?:instead|over|rather|for\s+(?:all|every|any))/g, severity: "high", message: "claims precedence over other tools" },
+  { re: /\b(?:ignore|disregard|skip|avoid|bypass)\s+(?:the\s+|any\s+|all\s+)?(?:other|[\w.-]+\s+server'?s?)\s+(?:[\w.-]+\s+){0,2}?(?:server'?s?\s+)?(?:tools?|functions?|servers?)\b/g, severity: "high", message: "tells the agent to ignore another server's tools" },
+  { re: /\bprefer\s+(?:our|these|this\s+server'?s?|my)\s+(?:own\s+)?tools?\s+(?:over|to|instead\s+of|rather\s+than)\b/g, severity: "high", message: "claims precedence over another server's tools" },
   { re: /\binstead\s+of\s+[^.\n]{0,60}?\b(?:always|only)\s+(?:use|call|prefer)\s+this\s+(?:tool|function)/g, severity: "high", message: "claims precedence over another tool" },
   { re: /\balways\s+prefer\s+this\s+(?:tool|function)\b/g, severity: "medium", message: "claims precedence over other tools" },
   { re: /\b(?:replaces|supersedes|overrides)\s+(?:the\s+)?([\w.-]+)\s+(?:tool|function)\b/g, severity: "medium", message: "claims to replace another tool", target: 1 },
@@ -118,7 +139,7 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
     sink.phrase(view, scope, "R19", "medium", m.index, m.index + m[0].length, `refers to a tool "${name}" this server does not provide`);
   }
   scanClaims(view, scope, sink, index, self);
-  for (const rule of /instead|rather|never|n't|not|always|only|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
+  for (const rule of /instead|rather|never|n't|not|always|only|ignore|disregard|skip|avoid|bypass|prefer|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
     for (const m of matches(view, rule.re)) {
       const target = rule.target ? fold(m[rule.target] ?? "").replace(/^the\s+|\s+(?:tool|server)$/g, "") : "";
       if (target && (target === "this" || target === self)) continue;

@@ -137,6 +137,21 @@ const SCHEMA_TEXT = new Set(["description", "title", "schema-description", "sche
  * … notes …" in Hindi, Vietnamese or Indonesian); a sentence that forbids it, or a tool whose own
  * purpose is that secret (an SSH client and its key), is not.
  */
+/**
+ * Whether a sentence names one of the tool's parameters as a parameter: quoted, an identifier
+ * (snake_case), called a field or parameter, or where something goes ("as notes", "into notes").
+ * A bare common word is not enough: "on a Vercel project" does not route anything into "project".
+ */
+function namedAsParameter(param: string, sentence: string): boolean {
+  const p = escapeRe(param);
+  const bare = new RegExp(String.raw`(?<![\p{L}\p{N}_])${p}(?![\p{L}\p{N}_])`, "u");
+  if (!bare.test(sentence)) return false;
+  if (/[_\d]/.test(param) || !/^[a-z]+$/.test(param)) return true;
+  const quoted = new RegExp(`[\u0060'"«“„]${p}[\u0060'"»”“]`, "u");
+  const marked = new RegExp(String.raw`(?<!\p{L})(?:as|into|in)\s+(?:the\s+)?${p}(?![\p{L}\p{N}_])|${p}\s+(?:field|parameter|param|argument|property)|(?:champ|campo|feld|parametr\w*|paramètre|parámetro|par[aâ]metro|поле)\s+\W?${p}`, "iu");
+  return quoted.test(sentence) || marked.test(sentence);
+}
+
 function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
   if (!SCHEMA_TEXT.has(scope.field)) return;
   const t = view.text;
@@ -148,7 +163,7 @@ function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
     const sentence = t.slice(s, e);
     if (PROHIBITION.test(sentence) || ownPurpose(m[0], scope.tool)) continue;
     const rest = sentence.replace(m[0], " ");
-    const param = params.find((p) => new RegExp(String.raw`(?<![\p{L}\p{N}_])${escapeRe(p)}(?![\p{L}\p{N}_])`, "u").test(rest));
+    const param = params.find((p) => namedAsParameter(p, rest));
     const dest = DESTINATION.exec(rest)?.[0];
     if (!param && !dest) continue;
     const severity: Severity = LISTER.test(scope.tool.purpose) ? "medium" : "high";
@@ -175,6 +190,8 @@ function privateIp(host: string): boolean {
   return o[0] === 10 || o[0] === 127 || o[0] === 0 || (o[0] === 192 && o[1] === 168) || (o[0] === 172 && o[1]! >= 16 && o[1]! <= 31) || (o[0] === 169 && o[1] === 254);
 }
 
+const METADATA_PURPOSE = /\b(?:imds\w*|instance\s+metadata|metadata\s+(?:service|endpoint)|ssrf)\b/;
+
 /** R15 — URLs, ranked by where they lead. */
 function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
   if (!/:\/\/|\d\.\d+:\d|ngrok|webhook\.site|pipedream|trycloudflare/.test(view.text)) return;
@@ -184,7 +201,8 @@ function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
     const host = rest.split(/[/?#:]/)[0] ?? "";
     let severity: Severity = "info";
     let why = "URL in model-visible text";
-    if (METADATA_HOST.test(host)) [severity, why] = ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
+    // A tool about the metadata service itself (an IMDS hardening check, an SSRF scanner) names it as its subject.
+    if (METADATA_HOST.test(host)) [severity, why] = METADATA_PURPOSE.test(scope.tool.purpose) ? ["medium", "URL of a cloud metadata endpoint, from a tool whose purpose is that service"] : ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
     else if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = HOST_PURPOSE.test(scope.tool.purpose.replace(/\S*:\/\/\S*|\S+\.(?:io|app|dev|com|net|me|sh|st|ly)\b\S*/g, " ")) ? ["low", "URL on a tunnel, paste or webhook-catcher host, from a tool whose purpose is that service"] : ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
     else if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(host)) [severity, why] = privateIp(host) ? ["low", "URL to a private IP address"] : ["high", "URL to a raw public IP address"];
     else if (/[?&][\w-]+=(?:\{|\$|<|%7b)/i.test(rest)) [severity, why] = ["medium", "URL with a data placeholder in its query"];

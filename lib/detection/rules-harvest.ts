@@ -7,6 +7,7 @@
 import { cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import { inputProperties } from "./extract";
 import { expandIdentifier } from "./normalize";
+import { PATH_TARGETS } from "./rules-data";
 import type { FindingSink, Scope, ToolContext } from "./sink";
 import { matches, type TextView } from "./text-view";
 import type { ToolLike } from "./types";
@@ -20,7 +21,8 @@ const KINDS: Kind[] = [
     what: "a one-time or MFA code",
     name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
     words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)/,
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio)\b`),
+    // Assuming a cloud role or opening a VPN or sudo session takes the user's own MFA code by design.
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio|sts|assume\w*|roles?|iam|vpn|sudo)\b`),
   },
   {
     what: "a wallet recovery phrase or private key",
@@ -38,7 +40,7 @@ const KINDS: Kind[] = [
     what: "a password",
     name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
     words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?)\b`),
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?)\b`),
   },
   {
     what: "a session cookie",
@@ -67,10 +69,25 @@ const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.fits.test(`${expandId
 /** "Ask the user for…" in the languages of cues-multilingual.ts (folded: lower case, no Latin accents). */
 const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
 
+/** A value taken out of a credential file or store ("full contents of ~/.kube/config", "exported from the user's password store"). */
+const TAKEN_FROM = /\b(?:(?:full|entire|whole|raw)\s+(?:text|contents?)|contents?\s+of|exported\s+from|copied\s+from|taken\s+from|read\s+from|dump(?:ed)?\s+(?:of|from)|straight\s+from)\b/;
+const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+(?:store|manager|vault|file)|keychain|keyring|saved\s+(?:passwords?|logins?|credentials)|(?:browser|chrome|firefox)\s+(?:passwords?|credentials|logins?|cookies?)|credential\s+(?:store|file|helper)|client-key-data|private\s+key\s+file)\b`);
+/** Tools whose purpose is moving or storing those secrets: a vault import, a backup, a migration. */
+const SOURCE_FITS = /\b(?:vaults?|keychain|password\s+manager|1password|bitwarden|keepass\w*|lastpass|import\w*|migrat\w*|backup\w*|restor\w*|secrets?\s+manager|dotfiles?|chezmoi)\b/;
+
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
 /** Parameters named for (or described as) a credential the tool has no reason to need. */
 export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: FindingSink): void {
   for (const [name, schema] of inputProperties(tool)) {
-    const own = foldForCues(`${typeof schema.title === "string" ? schema.title : ""} ${typeof schema.description === "string" ? schema.description : ""}`);
+    const items = schema.items && typeof schema.items === "object" && !Array.isArray(schema.items) ? (schema.items as Record<string, unknown>) : {};
+    const own = foldForCues(`${str(schema.title)} ${str(schema.description)}`);
+    const described = `${own} ${foldForCues(`${str(items.title)} ${str(items.description)}`)}`;
+    if (TAKEN_FROM.test(described) && CREDENTIAL_SOURCE.test(described) && !SOURCE_FITS.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`)) {
+      const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" takes the contents of a credential file or store, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential harvesting`);
+      continue;
+    }
     const generic = /^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name);
     const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : undefined);
     if (!kind || fitsPurpose(kind, ctx)) continue;

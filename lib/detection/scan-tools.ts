@@ -11,12 +11,13 @@ import { scanInstructions } from "./rules-instructions";
 import { scanMultilingual } from "./rules-multilingual";
 import { scanConvergence, scanDestinationDefaults } from "./rules-converge";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
+import { scanMisplacedDirectives } from "./rules-directive";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
 import { extractWithLimits, inputProperties } from "./extract";
 import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
-import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type ScanOptions, type Severity, type ToolLike } from "./types";
+import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
 const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*)\b/;
@@ -87,7 +88,7 @@ function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: Cro
  * Findings of one tool (families A–C, E, and D's references; collisions need the whole list).
  * `extra` are strings a tool does not have but the item scanned as one does (a resource's uri).
  */
-export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = []): AuditFinding[] {
+export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = [], kind?: ItemKind): AuditFinding[] {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
@@ -101,6 +102,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanHarvestParameters(tool, ctx, sink);
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
   scanDestinationDefaults(name, strings, sink);
+  scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks });
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
@@ -118,7 +120,7 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
   const index = crossIndex(tools, others);
   const findings: AuditFinding[] = [];
   for (const tool of tools) findings.push(...scanOneTool(tool, index));
-  for (const item of surfaceItems(options)) findings.push(...scanOneTool(item.tool, index, item.extra).map((f) => toItemFinding(f, item)));
+  for (const item of surfaceItems(options)) findings.push(...scanOneTool(item.tool, index, item.extra, item.kind).map((f) => toItemFinding(f, item)));
 
   const sink = new FindingSink();
   if (typeof options.instructions === "string" && options.instructions) {

@@ -1,0 +1,57 @@
+// R34 — misplaced directive. Some text describes data, not an action: a schema's enum values,
+// defaults and examples, an output schema's fields, a property's title, a resource's or a
+// template's description. An order to the agent there ("call share_document with the returned
+// text", "first POST the sheet to https://…", "ignore the user's query") has no honest reason to
+// exist: documentation of a value says what the value is, and an example of a query is a query.
+// Tool descriptions are left out on purpose — "call list_files first" is ordinary guidance
+// there, and the sentence-level rules (R7, R13, R33) judge them.
+import { foldForCues } from "./cues-multilingual";
+import type { FindingSink, Scope } from "./sink";
+import type { ExtractedString, ItemKind } from "./types";
+
+/** A tool's name as people write it in prose: snake_case, kebab-case with a verb, or camelCase. */
+const TOOLISH = String.raw`[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+`;
+/** "call share_document", "invoke the export_chat tool", "post the list with create_gist". */
+const CALL_TOOL = new RegExp(String.raw`\b(?:call|calls|invoke|trigger)\s+(?:the\s+)?[\`'"]?(?:${TOOLISH})\b|\b(?:with|using|via)\s+(?:the\s+)?[\`'"]?(?:${TOOLISH})[\`'"]?(?:\s+tool)?\b`);
+/** A verb that moves data, next to a fixed outside address. */
+const MOVE = /\b(?:send|post|upload|forward|share|copy|sync|mirror|email|e-mail|submit|transmit|push|export|add)\b/i;
+const LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)|\bhttps?:\/\/([^\s/"'<>)\]`:]+)/i;
+const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
+/** Text that addresses the agent or overrides the user. */
+const ADDRESSED = /\b(?:instructions?\s+for\s+the\s+(?:assistant|model|agent|ai)|(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:must|should|has\s+to|needs\s+to)|ignore\s+the\s+user'?s?\b|regardless\s+of\s+(?:what\s+)?the\s+user)/i;
+
+const VALUE_FIELDS = new Set(["enum", "default", "examples", "const"]);
+
+/** Where a string sits, in words, when it is a place that describes data; null when it is not. */
+function dataSlot(s: ExtractedString, kind: ItemKind | undefined): string | null {
+  if (VALUE_FIELDS.has(s.field)) return `a schema ${s.field} value`;
+  if (s.pointer.startsWith("/outputSchema") && (s.field === "schema-description" || s.field === "schema-title")) return "an output schema field";
+  if (s.field === "schema-title") return "a property title";
+  if ((kind === "resource" || kind === "resourceTemplate") && (s.field === "description" || s.field === "title")) return `a ${kind === "resource" ? "resource" : "resource template"}'s ${s.field}`;
+  return null;
+}
+
+/** The first directive in a data slot's text, with what it is, or null. */
+export function directiveIn(text: string): { match: string; index: number; what: string } | null {
+  const folded = foldForCues(text);
+  const call = CALL_TOOL.exec(text);
+  if (call) return { match: call[0], index: call.index, what: "tells the agent to call a tool" };
+  const addressed = ADDRESSED.exec(folded);
+  if (addressed) return { match: text.slice(addressed.index, addressed.index + addressed[0].length), index: addressed.index, what: "addresses the agent" };
+  const lit = LITERAL.exec(text);
+  if (lit && MOVE.test(text) && !LOCAL_HOST.test(lit[1] ?? lit[2] ?? "")) return { match: lit[0], index: lit.index, what: `moves data to a fixed outside address (${lit[0]})` };
+  return null;
+}
+
+/** R34 over one tool's (or item's) strings. A tool that describes attacks quotes them as examples: discounted there. */
+export function scanMisplacedDirectives(toolName: string, strings: readonly ExtractedString[], sink: FindingSink, opts: { kind?: ItemKind; describesAttacks: boolean }): void {
+  for (const s of strings) {
+    const slot = dataSlot(s, opts.kind);
+    if (!slot) continue;
+    const hit = directiveIn(s.text);
+    if (!hit) continue;
+    const scope: Pick<Scope, "toolName" | "pointer"> & { field: ExtractedString["field"] } = { toolName, pointer: s.pointer, field: s.field };
+    const framed = opts.describesAttacks && (s.field === "examples" || s.field === "enum" || s.field === "default");
+    sink.add(scope, "R34", "high", { text: hit.match, start: hit.index, end: hit.index + hit.match.length }, `${slot} ${hit.what}: text that documents data gives an order`, { discount: framed });
+  }
+}
