@@ -31,7 +31,7 @@ const SINK_LOCAL = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|i
 function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
   const sinks = new Map<string, string>();
   for (const t of tools) {
-    if (typeof t.description !== "string") continue;
+    if (typeof t.description !== "string" || (!t.description.includes("@") && !t.description.includes("://"))) continue;
     const m = SINK_LITERAL.exec(t.description);
     if (m && !SINK_LOCAL.test(m[1] ?? m[2] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
   }

@@ -33,11 +33,12 @@ function dataSlot(s: ExtractedString, kind: ItemKind | undefined): string | null
 
 /** The first directive in a data slot's text, with what it is, or null. */
 export function directiveIn(text: string): { match: string; index: number; what: string } | null {
-  const folded = foldForCues(text);
-  const call = CALL_TOOL.exec(text);
+  // Cheap tests first: most enum values and defaults are a word or two (scan cost).
+  const call = /call|invoke|trigger|with|using|via/i.test(text) ? CALL_TOOL.exec(text) : null;
   if (call) return { match: call[0], index: call.index, what: "tells the agent to call a tool" };
-  const addressed = ADDRESSED.exec(folded);
+  const addressed = /assistant|model|agent|\bai\b|ignore|regardless|instruction/i.test(text) ? ADDRESSED.exec(foldForCues(text)) : null;
   if (addressed) return { match: text.slice(addressed.index, addressed.index + addressed[0].length), index: addressed.index, what: "addresses the agent" };
+  if (!text.includes("@") && !text.includes("://")) return null;
   const lit = LITERAL.exec(text);
   if (lit && MOVE.test(text) && !LOCAL_HOST.test(lit[1] ?? lit[2] ?? "")) return { match: lit[0], index: lit.index, what: `moves data to a fixed outside address (${lit[0]})` };
   return null;
