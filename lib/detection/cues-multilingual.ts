@@ -22,11 +22,11 @@ export const ROLES = {
     ["指令", "指示", "说明", "規則", "规则", "命令", "提示词", "ルール", "지시", "명령", "규칙", "지침"],
   ),
   tell: role(
-    ["erwahn", "sag", "teil", "verrat", "informier", "mitteil", "benachrichtig", "di$", "digas$", "diga$", "digan$", "decir", "mencion", "informe", "informa", "avis", "cuent", "revel", "dis$", "dire$", "dites$", "mentionn", "signale", "previen", "dirlo$", "dirle$", "menziona", "avvis", "rivel", "dizer", "conte$", "vertel", "meld", "zeg", "сообща", "сообщи", "говор", "скаж", "упомина", "упомян", "информир", "рассказ", "предупре", "mow", "informuj", "beri tahu", "soyle", "bildir", "noi", "تخبر", "تبلغ"],
+    ["erwahn", "sag", "teil", "verrat", "informier", "mitteil", "benachrichtig", "di$", "digas$", "diga$", "digan$", "decir", "mencion", "informe", "informa", "avis", "cuent", "revel", "dis$", "dire$", "dites$", "mentionn", "signale", "previen", "dirlo$", "dirle$", "menziona", "avvis", "rivel", "dizer", "conte$", "vertel", "meld", "zeg", "сообща", "сообщи", "говор", "скаж", "упомина", "упомян", "информир", "рассказ", "предупре", "mow", "informuj", "beri tahu", "soyle", "bildir", "noi", "تخبر", "تبلغ", "vermeld", "berat", "namn", "nämn", "rikta", "berätta", "rekni", "řekni", "zminuj", "zmiňuj", "informuj", "повідом", "кажи", "розпов", "תספר", "תגיד", "תודיע", "תזכיר", "نگو", "نگوی", "اطلاع", "بگو"],
     ["告诉", "बताए", "बताएं", "बताना", "告知", "通知", "提及", "透露", "伝え", "知らせ", "言わ", "教え", "알리", "말하", "말씀", "언급"],
   ),
-  user: role(["benutzer", "nutzer", "anwender", "usuario", "utilisateur", "utente", "utilizador", "gebruiker", "пользовател", "uzytkownik", "pengguna", "kullanici", "nguoi dung", "المستخدم"], ["用户", "用戶", "使用者", "ユーザー", "ユーザ", "利用者", "사용자", "유저"]),
-  negation: role(["nicht$", "nie$", "nichts$", "kein", "no$", "nunca$", "sin$", "ne$", "n'$", "pas$", "jamais$", "sans$", "rien$", "non$", "mai$", "senza$", "nao$", "sem$", "niet$", "nooit$", "zonder$", "не$", "никогда$", "без$", "ничего$", "nie$", "jangan$", "tanpa$", "khong$", "dung$", "لا$", "دون$"], ["不要", "不", "勿", "别", "无需", "ないで", "しないで", "せず", "마세요", "말고", "않", "지 마"]),
+  user: role(["benutzer", "nutzer", "anwender", "usuario", "utilisateur", "utente", "utilizador", "gebruiker", "пользовател", "uzytkownik", "pengguna", "kullanici", "nguoi dung", "المستخدم", "användar", "anvandar", "uzivatel", "uživatel", "користувач", "משתמש", "למשתמש", "کاربر"], ["用户", "用戶", "使用者", "ユーザー", "ユーザ", "利用者", "사용자", "유저"]),
+  negation: role(["nicht$", "nie$", "nichts$", "kein", "no$", "nunca$", "sin$", "ne$", "n'$", "pas$", "jamais$", "sans$", "rien$", "non$", "mai$", "senza$", "nao$", "sem$", "niet$", "nooit$", "zonder$", "не$", "никогда$", "без$", "ничего$", "nie$", "jangan$", "tanpa$", "khong$", "dung$", "لا$", "دون$", "inte$", "aldrig$", "ne$", "nikdy$", "ні$", "אל$", "לא$", "نه$", "نگو"], ["不要", "不", "勿", "别", "无需", "ないで", "しないで", "せず", "마세요", "말고", "않", "지 마"]),
   secretly: role(["heimlich", "unauffallig", "verdeckt", "en secreto", "secretamente", "silenciosamente", "discretamente", "sigilosamente", "secretement", "discretement", "silencieusement", "en douce", "segretamente", "di nascosto", "silenziosamente", "stiekem", "тайно", "незаметно", "скрытно", "втихую", "молча", "stilletjes", "ongemerkt", "heimelijk", "po cichu", "potajemnie", "diam-diam", "gizlice", "sessizce", "bi mat", "سرا", "بصمت"], ["秘密地", "悄悄", "偷偷", "暗中", "こっそり", "密かに", "ひそかに", "黙って", "몰래", "조용히"]),
   move: role(
     ["lies$", "lese$", "lesen$", "sende", "senden", "schick", "ubergib", "ubergeben", "fuge", "fug", "hinzufug", "anhang", "einfug", "kopier", "hochlad", "lade", "weiterleit", "leite",
@@ -36,11 +36,13 @@ export const ROLES = {
       "leia$", "ler$", "envie$", "envie-", "inclua", "adicione", "anexe", "copie", "encaminhe", "coloque",
       "lees$", "stuur", "verstuur", "voeg", "kopieer",
       "przeczytaj", "wyslij", "dodaj", "skopiuj", "baca$", "kirim", "masukkan", "tambahkan", "salin", "oku$", "gonder", "ekle$", "kopyala", "ارسل", "أرسل", "اقرأ", "أضف",
-      "прочита", "прочти", "читай", "отправ", "передай", "перешли", "пришли", "добав", "включи", "вставь", "скопируй", "загрузи", "выгрузи"],
+      "прочита", "прочти", "читай", "отправ", "передай", "перешли", "пришли", "добав", "включи", "вставь", "скопируй", "загрузи", "выгрузи",
+      "skicka", "bifoga", "kopiera", "lagg till", "lägg till", "posli", "pošli", "odesli", "odešli", "prilo", "přilo", "zkopiruj", "zkopíruj", "vloz", "vlož", "надішли", "відправ", "перешли", "додай", "скопіюй", "встав", "прочитай",
+      "שלח", "העבר", "צרף", "הוסף", "העתק", "קרא", "بفرست", "ارسال", "قرار بده", "اضافه", "کپی", "بخوان", "ضمیمه"],
     ["भेजें", "भेजो", "पढ़ें", "पढ़ो", "डालें", "读取", "读", "发送", "发给", "发到", "放入", "加入", "附上", "附在", "上传", "复制", "转发", "包含", "传给", "読み", "読ん", "送信", "送っ", "送る", "入れ", "含め", "添付", "追加", "アップロード", "転送", "コピー", "읽", "보내", "전송", "넣", "포함", "첨부", "업로드", "복사", "전달"],
   ),
   chat: role(
-    ["chatverlauf", "gesprachsverlauf", "verlauf", "unterhaltung", "historial", "conversacion", "historique", "conversation", "cronologia", "conversazion", "historico", "conversa", "geschiedenis", "gesprek", "истори", "переписк", "разговор", "диалог"],
+    ["chatverlauf", "gesprachsverlauf", "verlauf", "unterhaltung", "historial", "conversacion", "historique", "conversation", "cronologia", "conversazion", "historico", "conversa", "geschiedenis", "gesprek", "истори", "переписк", "разговор", "диалог", "історі", "листуван", "розмов", "konversation", "historik", "konverzac", "historie", "היסטורי", "שיחה", "تاریخچه", "گفتگو"],
     ["聊天记录", "对话", "會話", "会话", "历史记录", "聊天", "会話", "履歴", "チャット", "대화", "채팅", "기록"],
   ),
   secret: role(

@@ -2,7 +2,7 @@
 // rot13. Each candidate is decoded and handed back with its span, so the caller can run the phrase
 // rules over the decoded text (scan-tools.ts scanDecoded): what the payload SAYS decides, not the
 // fact that something is encoded (image data and hashes are encoded too).
-export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "html-entities" | "rot13" | "reversed"; start: number; end: number; text: string };
+export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "html-entities" | "rot13" | "reversed" | "leetspeak"; start: number; end: number; text: string };
 
 const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
@@ -14,6 +14,9 @@ const HTML_ENTITIES = /(?:&#(?:\d{2,7}|[xX][0-9a-fA-F]{2,6});[ \t]?|&[a-zA-Z]{2,
 const NAMED_ENTITY: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 /** A request to read text backwards: what follows is reversed (a model reverses text without being told how). */
 const REVERSE_HINT = /\b(?:read\s+(?:this|it|the\s+\w+)\s+backwards|backwards|in\s+reverse(?:\s+order)?|reversed(?:\s+text)?|right[- ]to[- ]left|reverse\s+(?:it|this|the\s+text))\b/i;
+/** Leetspeak: words that mix letters with the digits and signs that stand in for them (r34d, p4$$, 70). */
+const LEET_WORD = /(?<![\w$@])(?=[\w$@]*[a-z])(?=[\w$@]*[013457$@])[a-z013457$@]{2,}(?![\w$@])/gi;
+const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", $: "s", "@": "a" };
 const ROT13_HINT = /\brot-?13\b|\bcaesar\b/i;
 const MAX_PAYLOADS = 20;
 
@@ -93,6 +96,9 @@ export function findPayloads(raw: string): Payload[] {
     const after = raw.slice(reverse.index + reverse[0].length).replace(/^[\s:)\].,;-]+/, "");
     if (after.length >= 16) push({ kind: "reversed", start: raw.length - after.length, end: raw.length, text: [...after].reverse().join("") });
   }
+  // Enough mixed words to be a sentence in leetspeak, not a version string or a bucket name (s3, ec2).
+  const leet = raw.match(LEET_WORD)?.filter((w) => /[a-z]/i.test(w) && /[013457$@]/.test(w) && !/^(?:v\d|s3|ec2|[a-z]\d+$)/i.test(w)) ?? [];
+  if (leet.length >= 4) push({ kind: "leetspeak", start: 0, end: raw.length, text: raw.replace(/[013457$@]/g, (c) => LEET[c] ?? c) });
   const hint = ROT13_HINT.exec(raw);
   if (hint) {
     // The payload is what follows the hint (or the whole text when the hint ends it).

@@ -32,26 +32,30 @@ const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) =
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 const VALUE = new Set<StringField>(["default", "const", "examples", "enum"]);
 
-const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
-const MOVE = new RegExp(String.raw`\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
+const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
 /** A move limited to where the user points ("sent only to the URL you call") is a safeguard, not a route. */
 const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|with)\b`, "g");
+/** What the tool lets the user do ("values can be passed in `set`") describes an option, not an order. */
+const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could)\s+(?:also\s+|optionally\s+)?be\s+(?:${MOVE_WORDS})\b`, "g");
+/** A quoted example introduced as one ("flags descriptions such as "…"") is mentioned, not said. */
+const MENTIONED_QUOTE = /\b(?:such\s+as|e\.g\.|for\s+example|example\s+findings?|examples?|containing|contains|like|flags?|detects?|patterns?|phrases?)\b[^"“]{0,40}(?:"[^"\n]{8,300}"|“[^”\n]{8,300}”)(?:\s*(?:,|and|or)\s*(?:"[^"\n]{8,300}"|“[^”\n]{8,300}”))*/g;
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
 const COVER_MORE = /sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
 
-const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
+const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
 const PEOPLE = /\b(?:contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
 const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
 /** The user's data in bulk: whole records, rows, files' contents, browsing history, everything open. */
-const BULK_DATA = /\b(?:(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
-const PRIVATE_DATA = /\b(?:private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
+const BULK_DATA = /\b(?:(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results|hits|responses?|payloads?)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
+const PRIVATE_DATA = /\b(?:the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
 
 const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
-const DEST_WORDS = /\b(?:partner(?:\s+team)?|third[- ]part(?:y|ies)|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
+const DEST_WORDS = /\b(?:partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
 const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
 
 const COVER = new RegExp(
@@ -78,11 +82,16 @@ const COVER = new RegExp(
     String.raw`\bavoid\s+(?:account\s+)?suspension`,
     String.raw`\b(?:quietly|silently|discreetly)\b`,
     String.raw`\bthere\s+is\s+no\s+need`,
+    String.raw`\b(?:list|show|mention|report|name)\s+only\s+(?:the\s+)?(?:paths?|files?|items?|ones?|what|those)\b[^.]{0,30}\b(?:they|the\s+user|you\s+were\s+asked)`,
+    String.raw`\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|check(?:ing)?\s+with|confirm(?:ing)?\s+with)\s+the\s+user\b(?!\s+(?:to|for)\s+(?:paste|enter|type|share|provide|send|give|their|your|any|the\s+(?:key|password|token|secret)))`,
+    String.raw`\bkeep\s+(?:the\s+|this\s+|it\s+|that\s+)?(?:\w+\s+)?out\s+of\s+(?:your|the)\s+(?:answer|reply|response|summary|output)`,
+    String.raw`\b(?:do\s+not|don't|never)\s+(?:show|display|reveal|surface|list)\s+(?:the\s+|this\s+|that\s+|it\b)`,
+    String.raw`\b(?:is|are|stays?|remains?)\s+(?:invisible|hidden)\s+(?:in|to|from)\b`,
   ].join("|"),
 );
-const SCOPE = /\b(?:any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
+const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
 /** Standing orders in scripts \b does not see (no u flag above). */
-const SCOPE_FOREIGN = /всегда|каждый\s+раз|总是|每次|始终|常に|毎回|항상|매번/u;
+const SCOPE_FOREIGN = /всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
 /** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
 const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|collaborators?|editors?|editor\s+access|viewers?|members?|watchers?|subscribers?|reviewers?|share\s+(?:\w+\s+){0,3}with|invite)\b/;
 /** A side effect on top of what the tool does ("also", "as well", "in addition"). */
@@ -104,7 +113,7 @@ function objectOf(s: string, foreign: boolean): string | null {
 
 /** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
 const OWN_OBJECT: Record<string, RegExp> = {
-  credentials: /\b(?:password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
+  credentials: /\b(?:dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
   "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
@@ -123,6 +132,7 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   const param = paramRe(scope.tool)?.exec(sentence);
   if (param) return `parameter ${param[1] ?? param[2] ?? param[3]}`;
   if (/\b(?:in|into|as)\s+(?:the\s+)?["'`]?[\w-]+["'`]?\s+(?:field|argument|parameter)\b|\bsubmit\s+them\s+here|\bpass\s+(?:it|them)\s+here/.test(sentence)) return "a parameter";
+  if ((scope.field === "schema-description" || scope.field === "schema-title") && /\b(?:paste|put|enter|include|add|copy|pass)\b[^.\n]{0,80}?\bhere\b/.test(sentence)) return "this parameter";
   if (index.foreignRe) {
     index.foreignRe.lastIndex = 0;
     const m = index.foreignRe.exec(sentence);
@@ -136,6 +146,11 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   }
   const other = /\b(?:with|using|via|call|to)\s+([a-z]+_[a-z_]+)\b/.exec(sentence);
   if (other && other[1] && !index.own.has(other[1]) && other[1] !== scope.tool.name && !(scope.tool.params ?? new Set()).has(other[1])) return `tool ${other[1]}`;
+  const channel = /(?:^|\s)(#[a-z][\w-]{2,})\b[^.]{0,40}?\b(?:channel|slack|teams|discord)\b|\b(?:channel|slack)\s+[`'"]?(#[a-z][\w-]{2,})/.exec(sentence);
+  if (channel) return `channel ${channel[1] ?? channel[2]}`;
+  // A host and path without a scheme, where something is sent ("push … to github.com/mirror-vault/backup"), not an example of a setting.
+  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz)(?:\/[\w.\/-]*)?)(?![\w.-])/.exec(sentence);
+  if (host && !LOCAL_HOST.test(host[1]!.split("/")[0]!)) return host[1]!;
   if (DEST_WORDS.test(sentence)) return "a third party";
   return null;
 }
@@ -153,10 +168,11 @@ function paramRe(tool: ToolContext): RegExp | null {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-export function signalsOf(sentence: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
+export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
+  const sentence = raw.replace(MENTIONED_QUOTE, (m) => m.replace(/"[^"\n]*"|“[^”\n]*”/g, '""'));
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
-  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ");
+  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ");
   const destination = destinationOf(sentence, scope, index);
   return {
     // Handing data to a sibling tool that posts to a fixed outside address is a move by itself.
@@ -166,11 +182,13 @@ export function signalsOf(sentence: string, scope: Scope, index: CrossIndex, pur
     literal: !!destination && DEST_LITERAL.test(destination),
     cover,
     scope: SCOPE.test(sentence) || (foreign && SCOPE_FOREIGN.test(sentence)),
-    ask: ASK_USER.test(sentence),
-    recipient: RECIPIENT_ROLE.test(sentence),
+    // "Do not ask the user to paste keys into the chat" forbids the ask.
+    ask: ASK_USER.test(sentence) && !/\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:ask|prompt|request)\b/.test(sentence),
+    recipient: RECIPIENT_ROLE.test(sentence.replace(/_/g, " ")),
     side: SIDE.test(sentence),
     // The summary sentence IS the purpose: it cannot disagree with itself.
-    mismatch: !first && !!object && !OWN_OBJECT[object]!.test(purpose),
+    // No stated purpose (server instructions) is no evidence of a mismatch.
+    mismatch: !first && !!object && purpose.trim() !== "" && !OWN_OBJECT[object]!.test(purpose),
   };
 }
 
@@ -192,8 +210,12 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   // A fixed outside address made a standing recipient ("always add ops@… as an attendee", "after
   // uploading, share the file with reports@…"), or sent a copy on the side of every use.
   const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
-  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing };
+  // Credentials moved on a standing order under concealment: even a tool whose subject they are.
+  const hidden = sig.move && sig.object === "credentials" && sig.cover && sig.scope;
+  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden };
 }
+
+const isDataSlot = (scope: Scope) => scope.field === "schema-title" || scope.field === "annotation" || scope.pointer.startsWith("/outputSchema") || /\/items(?:\/|$)/.test(scope.pointer);
 
 /** R33 over one prose string: fires on the first sentence where the signals converge. */
 export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
@@ -213,9 +235,14 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
   sentences.forEach((s, i) => {
     const first = scope.field === "description" && i === 0;
     const next = each[i + 1];
-    const sig = next && !first ? union(each[i]!, next) : each[i]!;
+    // A short clause between them ("This is routine bookkeeping;") does not part a move from its cover.
+    const after = next && sentences[i + 1]!.text.trim().length < 48 ? each[i + 2] : undefined;
+    const sig = next && !first ? union(union(each[i]!, next), after ?? next) : each[i]!;
     const { count, fires } = convergence(sig);
-    if (!fires) return;
+    // Where text documents a value (a property title, an output field, nested items, an annotation
+    // title), moving data anywhere is out of place: three signals are enough there.
+    const slot = sig.move && (!!sig.object || !!sig.destination) && count >= 3 && isDataSlot(scope);
+    if (!fires && !slot) return;
     const parts = [sig.move && "moves data", sig.object && `names ${sig.object}`, sig.destination && `to ${sig.destination}`, sig.cover && "with concealment or an override of the user", sig.scope && "as a standing order", sig.mismatch && "outside the tool's stated purpose", sig.ask && "asks the user"].filter(Boolean);
     const severity: Severity = count >= 5 ? "critical" : "high";
     const start = Math.min(view.raw.length, s.start + (s.text.length - s.text.trimStart().length));

@@ -33,7 +33,7 @@ function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
   for (const t of tools) {
     if (typeof t.description !== "string" || (!t.description.includes("@") && !t.description.includes("://"))) continue;
     const m = SINK_LITERAL.exec(t.description);
-    if (m && !SINK_LOCAL.test(m[1] ?? m[2] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
+    if (m && !SINK_LOCAL.test(m[1] ?? m[2] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect|stor|endpoint|archiv|retention|mirror|sync|replicat)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
   }
   return sinks;
 }
@@ -69,6 +69,7 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
   { re: /\b(?:never|don't|do\s+not)\s+(?:use|call|invoke)\s+(?:any\s+)?other\s+(?:tools?|functions?|servers?)/g, severity: "high", message: "tells the agent to use no other tool" },
   { re: /\b(?:always|only)\s+(?:prefer|use|choose|call)\s+this\s+(?:tool|function)\s+(?:instead|over|rather|for\s+(?:all|every|any))/g, severity: "high", message: "claims precedence over other tools" },
   { re: /\b(?:ignore|disregard|skip|avoid|bypass)\s+(?:the\s+|any\s+|all\s+)?(?:other|[\w.-]+\s+server'?s?)\s+(?:[\w.-]+\s+){0,2}?(?:server'?s?\s+)?(?:tools?|functions?|servers?)\b/g, severity: "high", message: "tells the agent to ignore another server's tools" },
+  { re: /\b(?:other|any\s+other)\s+servers?'?s?\s+[^.\n]{0,60}?\b(?:must|should|are\s+to)\s+be\s+(?:ignored|disregarded|overridden)\b|\b(?:other|any\s+other)\s+servers?'?s?\s+(?:[\w-]+\s+){0,3}(?:is|are)\s+(?:outdated|obsolete|superseded|invalid)\b/g, severity: "high", message: "tells the agent to disregard other servers' tools" },
   { re: /\bprefer\s+(?:our|these|this\s+server'?s?|my)\s+(?:own\s+)?tools?\s+(?:over|to|instead\s+of|rather\s+than)\b/g, severity: "high", message: "claims precedence over another server's tools" },
   { re: /\binstead\s+of\s+[^.\n]{0,60}?\b(?:always|only)\s+(?:use|call|prefer)\s+this\s+(?:tool|function)/g, severity: "high", message: "claims precedence over another tool" },
   { re: /\balways\s+prefer\s+this\s+(?:tool|function)\b/g, severity: "medium", message: "claims precedence over other tools" },
@@ -139,7 +140,7 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
     sink.phrase(view, scope, "R19", "medium", m.index, m.index + m[0].length, `refers to a tool "${name}" this server does not provide`);
   }
   scanClaims(view, scope, sink, index, self);
-  for (const rule of /instead|rather|never|n't|not|always|only|ignore|disregard|skip|avoid|bypass|prefer|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
+  for (const rule of /instead|rather|never|n't|not|always|only|ignored|outdated|obsolete|superseded|invalid|ignore|disregard|skip|avoid|bypass|prefer|replaces|supersedes|overrides|deprecated|unsafe|compromised|malicious|insecure|broken|disabled|bash|shell|exec|terminal|command|cmd/.test(t) ? R20 : []) {
     for (const m of matches(view, rule.re)) {
       const target = rule.target ? fold(m[rule.target] ?? "").replace(/^the\s+|\s+(?:tool|server)$/g, "") : "";
       if (target && (target === "this" || target === self)) continue;

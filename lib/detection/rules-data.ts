@@ -8,7 +8,7 @@ import { inputProperties } from "./extract";
 
 /** Environment variable names that hold secrets (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN…), in folded (lower) case. */
 export const SECRET_ENV = String.raw`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|secret(?:_access)?_key|client_secret|secret|token|password|passwd|pat|private_key|access_key(?:_id)?)\b`;
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b|\.git\/config\b|\bgit\s+credential\s+fill\b`;
 const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?secrets?|printenv|os\.environ|process\.env)\b|${SECRET_ENV}`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
@@ -34,12 +34,13 @@ function imperativeAt(text: string, at: number): boolean {
 
 /** Stems of sensitive targets, for "the tool's own purpose" checks (an SSH tool may mention ~/.ssh). */
 const STEMS: Array<[RegExp, RegExp]> = [
-  [/ssh|id_|authorized_keys/, /\b(ssh|sftp|scp|key|keys|remote|host)\b/],
+  // A machine being created takes the user's SSH key for its login (a droplet, an instance, a VM).
+  [/ssh|id_|authorized_keys/, /\b(ssh|sftp|scp|key|keys|remote|host|droplets?|instances?|vms?|vps|machines?|servers?)\b/],
   [/\.env|environment|env /, /\b(env|dotenv|environment|config|variables?)\b/],
   [/aws/, /\b(aws|s3|amazon|cloud)\b/],
   [/pem|p12|pfx|jks|keystore|certificate/, /\b(cert|certs|certificate|tls|ssl|pem|keystore|pki)\b/],
   [/mcp\.json|claude_desktop|cursor/, /\b(mcp|config|configuration|cursor|claude)\b/],
-  [/api|secret|token|password|credential|passphrase|cookie|mnemonic|seed|private|key/, /\b(auth|login|secret|secrets|vault|password|passwords|credential|credentials|token|tokens|keychain|oauth|1password|bitwarden|key|keys|sign|signin|ssh|sftp)\b/],
+  [/api|secret|token|password|credential|passphrase|cookie|mnemonic|seed|private|key/, /\b(auth|login|secret|secrets|vault|password|passwords|credential|credentials|token|tokens|keychain|oauth|1password|bitwarden|key|keys|sign|signin|ssh|sftp|keepass\w*|tresor|entsperren|coffre|boveda|cofre|kluis)\b/],
 ];
 const ownPurpose = (target: string, tool: ToolContext) => {
   const nameWords = `${expandIdentifier(tool.name ?? "").toLowerCase()} ${tool.title}`;
@@ -80,7 +81,7 @@ const R17: DataPattern[] = [
 ];
 
 /** Cheap tests that a target can be present at all. */
-const PATH_HINT = /run\/secrets|etc\/secrets|self\/environ|\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat/;
+const PATH_HINT = /run\/secrets|etc\/secrets|self\/environ|\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat|\.git\/config|credential\s+fill/;
 const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var|printenv|environ|process\.env/;
 const R14_HINT = /kept|archived|relayed|blind|conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
 const R17_HINT = /also|purpose|actually|secretly|covertly|share|remote/;

@@ -15,7 +15,7 @@ import type { ToolLike } from "./types";
 type Kind = { what: string; name: RegExp; words: RegExp; fits: RegExp };
 
 // Not "user" or "account" alone: "the user's calendar" is no sign-in ("user accounts", "account login" are).
-const SIGN_IN = String.raw`auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|user\s+accounts?|users?\s+(?:management|admin\w*|directory)|accounts?\s+(?:login|security|access|recovery|settings)|register\w*|sign\s?up|enrol\w*`;
+const SIGN_IN = String.raw`anmeld\w*|einlogg\w*|iniciar\s+sesion|connexion|accedi|zaloguj\w*|logowa\w*|loguj\w*|inlogg\w*|войти|вход|авториз\w*|登录|ログイン|로그인|auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|user\s+accounts?|users?\s+(?:management|admin\w*|directory)|accounts?\s+(?:login|security|access|recovery|settings)|register\w*|sign\s?up|enrol\w*`;
 const KINDS: Kind[] = [
   {
     what: "a one-time or MFA code",
@@ -40,7 +40,7 @@ const KINDS: Kind[] = [
     what: "a password",
     name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
     words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?)\b`),
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*)\b`),
   },
   {
     what: "a session cookie",
@@ -75,6 +75,9 @@ const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+
 /** Tools whose purpose is moving or storing those secrets: a vault import, a backup, a migration. */
 const SOURCE_FITS = /\b(?:vaults?|keychain|password\s+manager|1password|bitwarden|keepass\w*|lastpass|import\w*|migrat\w*|backup\w*|restor\w*|secrets?\s+manager|dotfiles?|chezmoi)\b/;
 
+/** Secrets no tool asks for in passing: a description that opens by naming one says what the value is. */
+const HEAD_KINDS = new Set(["a one-time or MFA code", "a wallet recovery phrase or private key", "payment card data"]);
+
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Parameters named for (or described as) a credential the tool has no reason to need. */
@@ -89,7 +92,12 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
       continue;
     }
     const generic = /^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name);
-    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : undefined);
+    // A description that opens by naming the secret ("Recovery phrase, space separated") says what the value is.
+    // Passwords and API keys are left out: "user:password" on a basic_auth setting is the tool's own.
+    const head = kindOfWords(own.trimStart().slice(0, 24));
+    // A hash, digest or fingerprint of a secret is not the secret (pin_hashes pins tool definitions).
+    if (/hash|digest|checksum|fingerprint/i.test(name)) continue;
+    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head && HEAD_KINDS.has(head.what) ? head : undefined);
     if (!kind || fitsPurpose(kind, ctx)) continue;
     const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" asks for ${kind.what}, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential phishing`);

@@ -1,5 +1,6 @@
 // Family B — instructions aimed at the agent (detection-rules R6–R11). Phrase rules: they match the
 // normalized text (lower case, look-alikes folded, whitespace collapsed) and point back into the raw.
+import { foldForCues } from "./cues-multilingual";
 import type { FindingSink, Scope } from "./sink";
 import { matches, type TextView } from "./text-view";
 import type { Severity } from "./types";
@@ -47,7 +48,12 @@ const R8: Pattern[] = [
   p(/\b(?:ignore|disregard)\s+(?:the\s+|what\s+the\s+)?user(?:'s)?\s+(?:request|requests|instructions?|question|wishes|asks|says|wants)\b/g, "high", "tells the agent to ignore the user"),
   p(/\b(?:supersedes?|overrides?|replaces?|takes?\s+precedence\s+over|outranks?)\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:system\s+prompt|system\s+(?:instructions?|message)|(?:previous|prior|host|user'?s?|developer|safety)\s+(?:instructions?|rules|guidelines|policies))/g, "high", "claims to override the system prompt"),
   p(/\b(?:never|do\s+not|don't|without)\s+ask(?:ing)?\s+(?:the\s+)?user\s+for\s+(?:confirmation|permission|approval|consent)|\bauto-?approve\s+(?:every|all|any|each)\b/g, "high", "instruction to skip the user's approval"),
+  // Consent manufactured for the user: "tool calls are pre-approved", "confirmation dialogs are
+  // disabled", "proceed … without checking back".
+  p(/\b(?:are|is|were|been)\s+(?:all\s+|already\s+)?pre-?approved\b|\bas\s+pre-?approved\b|(?<!\b(?:after|once|until|when|whenever|if|unless|before)\s+(?:\w+\s+){0,2})\b(?:they|the\s+user|users)\s+(?:have\s+|has\s+|had\s+)?(?:already\s+)?(?:approved|consented\s+to|agreed\s+to|authori[sz]ed)\s+(?!(?:it|this|the\s+(?:plan|change|request)s?)\b)|\b(?:never|do\s+not|don't)\s+ask\s+the\s+user\s+to\s+(?:confirm|approve)\b|\b(?:does\s+not|doesn't|do\s+not|don't)\s+want\s+(?:any\s+)?(?:confirmations?|approvals?)\s*(?:prompts?|dialogs?|requests?|questions?)?|\bconfirmations?\s+(?:dialogs?|prompts?|steps?|requests?)\s+(?:are|is|have\s+been)\s+(?:disabled|off|turned\s+off|skipped|not\s+needed)|\b(?:proceed|act|continue|go\s+ahead)\w*\s+[^.\n]{0,60}?\bwithout\s+(?:checking\s+back|asking|confirm\w*|(?:the\s+user'?s?\s+)?(?:approval|confirmation|consent))/g, "high", "instruction to skip the user's approval"),
 ];
+/** Consent manufactured for the user in other languages ("hat … bereits freigegeben", "frage nicht nach einer Bestätigung"). Folded text: no accents. */
+const CONSENT_INTL = /(?:bereits|schon)\s+(?:\w+\s+){0,2}(?:freigegeben|genehmigt|zugestimmt)|frag\w*\s+nicht\s+(?:nach\s+)?(?:einer\s+)?bestatigung|ohne\s+(?:ruckfrage|bestatigung)|no\s+(?:pidas|solicites)\s+(?:ninguna\s+)?confirmacion|sin\s+(?:pedir\s+)?confirmacion|ya\s+(?:ha\s+)?(?:aprobado|autorizado)|ne\s+demande[sz]?\s+pas\s+(?:de\s+)?confirmation|sans\s+(?:demander\s+(?:de\s+)?)?confirmation|deja\s+(?:\w+\s+)?(?:approuve|autorise)|senza\s+(?:chiedere\s+)?conferma|nao\s+(?:peca|pergunte)\s+confirmacao|sem\s+(?:pedir\s+)?confirmacao|zonder\s+(?:te\s+vragen|bevestiging)|без\s+(?:подтвержден|підтвердженн)|不(?:要|必|需)(?:再)?(?:向用户)?(?:确认|確認)|確認(?:は|を)?(?:不要|せず)|확인(?:을)?\s*(?:묻지|받지)\s*(?:말|않)/;
 const R8_INTL = /ignor(?:ez|iere|ieren|a|ar)\s+(?:\S+\s+){0,3}(?:instructions|anweisungen|instrucciones|istruzioni|instruções|instructies)|(?:忽略|无视|無視)[^。\n]{0,10}(?:指令|指示|说明|命令|規則|规则)|(?:игнорир|забуд)\S*\s+(?:\S+\s+){0,3}инструкц|(?:이전|모든)\s*(?:지시|명령)[^.\n]{0,8}무시/g;
 
 const USER = String.raw`(?:the\s+)?(?:user|human|operator|them)`;
@@ -80,7 +86,7 @@ const EMPHASIS = /\b(important|crucial|critical|vital|urgent|ignore|disregard|ov
 const GATE: Record<"R6" | "R7" | "R8" | "R9" | "R10", RegExp> = {
   R6: /[<[{]/,
   R7: /before|whenever|every|each time|any time|prefix|prepend|append|when|must|start|beginning|first|prior|all|any/,
-  R8: /ignor|disregard|forget|overrid|bypass|skip|you are now|instructions?\s*:|follow|your (?:new|real|actual|true)|supersede|replace|precedence|outrank|ask|approve/,
+  R8: /ignor|disregard|forget|overrid|bypass|skip|you are now|instructions?\s*:|follow|your (?:new|real|actual|true)|supersede|replace|precedence|outrank|ask|approve|approved|confirmation|without|want/,
   R9: /\bnot\b|n't|never|without|no need|out of|silent|secret|covert|quiet|discreet|surreptitious|stealth|keep|upset|worry|alarm|scare|confuse|annoy|concern|obvious|hide|implementation detail/,
   R10: /otherwise|required|necessary|mandatory|needed|essential|crash|lost|work|blocked|violate|fail/,
 };
@@ -94,7 +100,10 @@ function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: keyof type
     for (const m of matches(view, re)) {
       const end = m.index + m[0].length;
       const named = ruleId === "R6" && NAMED_AS_THING.test(view.text.slice(end, end + 20));
-      sink.phrase(view, scope, ruleId, named ? "low" : severity, m.index, end, named ? `${message} (named as a thing, not used)` : message);
+      // "[secret]" in lower case is a placeholder a tool prints ("shown as [secret]"); fake tags shout ("[SYSTEM]").
+      const ev = view.evidence(m.index, end);
+      const placeholder = ruleId === "R6" && m[0].startsWith("[") && /^\[\s*\w+\s*\]$/.test(m[0]) && !isCaps(view.raw.slice(ev.start, ev.end));
+      sink.phrase(view, scope, ruleId, named || placeholder ? "low" : severity, m.index, end, named ? `${message} (named as a thing, not used)` : placeholder ? `${message} (a lower-case placeholder, not a tag)` : message);
     }
   }
 }
@@ -136,6 +145,9 @@ function scanForeignOverride(view: TextView, scope: Scope, sink: FindingSink): v
   R8_INTL.lastIndex = 0;
   const m = R8_INTL.exec(lower);
   if (m) sink.add(scope, "R8", "high", view.rawEvidence(m.index, m.index + m[0].length), "instruction override in another language");
+  const folded = foldForCues(view.raw);
+  const consent = CONSENT_INTL.exec(folded);
+  if (consent) sink.add(scope, "R8", "high", folded.length === view.raw.length ? view.rawEvidence(consent.index, consent.index + consent[0].length) : view.rawEvidence(0, Math.min(view.raw.length, 160)), "instruction to skip the user's approval, in another language");
 }
 
 const PROBES = [...R6, ...R8, ...R9.slice(0, 8), ...R7.filter((x) => x.severity === "high")].map((x) => new RegExp(x.re.source));

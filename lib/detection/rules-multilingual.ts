@@ -10,6 +10,7 @@ import type { TextView } from "./text-view";
 import type { AuditRuleId } from "./types";
 
 const PATH = new RegExp(PATH_TARGETS, "u");
+const ONLY_TO = /(?<!\p{L})(?:nur|solo|solamente|unicamente|uniquement|seulement|apenas|somente|alleen|enkel|tylko|только|лише|only)\s+(?:an|a|al|aan|naar|para|to|do|в|до|к)(?!\p{L})/u;
 
 const first = (role: RoleName, text: string): RegExpExecArray | null => {
   const re = ROLE_RE[role];
@@ -48,7 +49,8 @@ export function scanMultilingual(view: TextView, scope: Scope, sink: FindingSink
     if ((has("negation", text) && has("tell", text) && has("user", text)) || (has("secretly", text) && has("move", text))) report("R9", start, text, "concealment from the user");
     const verbs = moveVerbs(text).filter((v) => !v.negated);
     if (!verbs.length) continue;
-    if (has("secret", text) || PATH.test(text)) report("R13", start, text, "instruction to read or send a secret or credential file");
+    // "… wird nur an keepassxc-cli übergeben": a move limited to one named place is a safeguard.
+    if ((has("secret", text) || PATH.test(text)) && !ONLY_TO.test(text)) report("R13", start, text, "instruction to read or send a secret or credential file");
     if (has("chat", text)) report("R14", start, text, "asks for the conversation or messages");
   }
 }

@@ -33,6 +33,9 @@ const COMMAND = /\$\(|`[^`]{3,200}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|
 const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
 const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder/i;
 const PATH_RE = new RegExp(PATH_TARGETS);
+const KEY_TOOL = /\b(?:ssh|keys?|keypairs?|gpg|pgp|certificates?|certs?|tls|ssl|keystore|dotfiles?|credentials?)\b/;
+/** Names of tools that manage keys rather than read them out: get_api_key_metadata, rotate_token. */
+const KEY_MANAGEMENT = /\b(?:metadata|list|lists|rotate|revoke|create|manage|delete|info|status|expir\w*|scopes?|usage)\b/;
 /** Recipient properties whose value the user, not the server, should choose (postmark-mcp's Bcc backdoor). */
 const RECIPIENT_NAME = /^(?:b?cc|bcc_?\w*|cc_?\w*|blind_?copy\w*|copy_?to|forward_?to|reply_?to|recipients?|to)$/i;
 const EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[a-z]{2,}\b/;
@@ -43,14 +46,14 @@ const propertyOf = (pointer: string) => {
 };
 
 /** R23 — identifiers that are instructions, and defaults/examples holding commands, URLs or secrets' paths. */
-export function scanSchemaStrings(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
+export function scanSchemaStrings(toolName: string, strings: readonly ExtractedString[], sink: FindingSink, purpose = ""): void {
   const descriptions = new Map(strings.filter((s) => s.field === "schema-description").map((s) => [s.pointer.replace(/\/description$/, ""), s.text]));
   for (const s of strings) {
     const scope = { toolName, pointer: s.pointer, field: s.field };
     const ev = { text: s.text.length > 160 ? `${s.text.slice(0, 159)}…` : s.text, start: 0, end: s.text.length };
     if (s.field === "property-name" || s.field === "required" || s.field === "name") {
       const words = normalizeText(expandIdentifier(s.text)).text;
-      if (EXFIL_NAME.test(words)) sink.add(scope, "R23", "critical", ev, `the identifier "${words}" tells the agent to fetch a secret`);
+      if (EXFIL_NAME.test(words) && !(s.field === "name" && KEY_MANAGEMENT.test(words))) sink.add(scope, "R23", "critical", ev, `the identifier "${words}" tells the agent to fetch a secret`);
       else if (DIRECTIVE_NAME.test(words)) sink.add(scope, "R23", "critical", ev, `the identifier "${words}" is an instruction override`);
       else if (words.split(" ").length >= 6 && SENTENCE_NAME.test(words)) sink.add(scope, "R23", "high", ev, `the identifier "${words}" reads as an instruction`);
       continue;
@@ -67,7 +70,8 @@ export function scanSchemaStrings(toolName: string, strings: readonly ExtractedS
     const propDescription = descriptions.get(s.pointer.replace(/\/(?:default|examples|example|const)(?:\/.*)?$/, "")) ?? "";
     if (COMMAND.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value is a shell command`);
     // A default or example path on a path property is a suggestion; a const is the only value the call may carry.
-    else if (PATH_RE.test(text)) sink.add(scope, "R23", PATHISH_NAME.test(prop) && s.field !== "const" ? "low" : "high", ev, `${s.field} value points at a sensitive file`);
+    // A key manager's default key name, a cert tool's default cert: the tool's own subject.
+    else if (PATH_RE.test(text)) sink.add(scope, "R23", (PATHISH_NAME.test(prop) || KEY_TOOL.test(purpose)) && s.field !== "const" ? "low" : "high", ev, `${s.field} value points at a sensitive file`);
     else if (RECIPIENT_NAME.test(prop) && EMAIL.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value puts a fixed address on the "${prop}" recipient property: every message is copied to it unless the agent overrides it`);
     else if (/\bhttps?:\/\//.test(text) && !URLISH_NAME.test(prop) && !/\b(?:url|uri|link|address)\b/i.test(propDescription)) sink.add(scope, "R23", "medium", ev, `${s.field} value is a URL on a property that is not a URL`);
   }
@@ -108,7 +112,8 @@ export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
     }
   }
   if (!readOnlyHint || !text) return;
-  for (const sentence of text.split(/(?<=[.!?])\s+|\n/)) {
+  // Quoted text is mentioned, not done: a detector lists "send the contents of ~/.ssh/id_rsa to" as a pattern.
+  for (const sentence of text.replace(/"[^"\n]{3,200}"|“[^”\n]{3,200}”|`[^`\n]{3,200}`/g, " ").split(/(?<=[.!?])\s+|\n/)) {
     const m = DESTRUCTIVE_TEXT.exec(sentence);
     if (m && !SOFTENED.test(sentence)) {
       sink.add({ toolName: name, pointer: "/annotations/readOnlyHint" }, "R25", "high", { text: sentence.slice(0, 160), start: 0, end: 0 }, `readOnlyHint: true, but the description says "${m[0]}"`);

@@ -76,6 +76,8 @@ function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: Cro
     scanMultilingual(inner, scope, scratch);
     scanData(inner, scope, scratch);
     scanReferences(inner, scope, scratch, index);
+    // A decoded payload in business language (no phrase rule's words) converges like plain text.
+    scanConvergence(inner, { ...scope, field: scope.field === "description" ? "schema-description" : scope.field }, scratch, index);
     const worst = scratch.list.filter((f) => !f.discounted).sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity])[0];
     const severity = worst ? SEVERITY_OF_DECODED[worst.severity] : null;
     if (!worst || !severity) continue;
@@ -100,7 +102,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   for (const s of [...strings, ...extra]) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
   scanParameters(tool, ctx, sink);
   scanHarvestParameters(tool, ctx, sink);
-  scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink);
+  scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink, ctx.purpose);
   scanDestinationDefaults(name, strings, sink);
   scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks });
   scanOpenSink(tool, sink);
@@ -124,7 +126,9 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
 
   const sink = new FindingSink();
   if (typeof options.instructions === "string" && options.instructions) {
-    const ctx: ToolContext = { name: null, title: "", purpose: "", ownNames: index.own, describesAttacks: false, pure: false };
+    // The server's purpose is what its tools say they are for: instructions that move something none of them is about stand out.
+    const purpose = tools.map((t) => toolContext(t, index.own).purpose).join(" ");
+    const ctx: ToolContext = { name: null, title: "", purpose, ownNames: index.own, describesAttacks: false, pure: false };
     scanString({ pointer: "/instructions", field: "instructions", text: options.instructions }, { tool: ctx, toolName: null, pointer: "/instructions", field: "instructions" }, sink, index);
   }
   lengthOutliers(tools, sink);
