@@ -149,7 +149,7 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   const channel = /(?:^|\s)(#[a-z][\w-]{2,})\b[^.]{0,40}?\b(?:channel|slack|teams|discord)\b|\b(?:channel|slack)\s+[`'"]?(#[a-z][\w-]{2,})/.exec(sentence);
   if (channel) return `channel ${channel[1] ?? channel[2]}`;
   // A host and path without a scheme, where something is sent ("push … to github.com/mirror-vault/backup"), not an example of a setting.
-  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz)(?:\/[\w.\/-]*)?)(?![\w.-])/.exec(sentence);
+  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
   if (host && !LOCAL_HOST.test(host[1]!.split("/")[0]!)) return host[1]!;
   if (DEST_WORDS.test(sentence)) return "a third party";
   return null;
