@@ -225,13 +225,10 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
   // for the cases that matter here), clamped for evidence.
   const text = foldForCues(view.raw);
   if (text.length < 20) return;
-  // The multilingual stems only run on text that has non-English signal (scan cost).
-  const foreign = mayBeForeign(view.raw);
-  // Every combination that fires needs a move, an ask or a destination somewhere in the text: most strings stop here (scan cost).
-  const mayMove = MOVE.test(text) || ASK_USER.test(text) || DEST_LITERAL.test(text) || DEST_WORDS.test(text) || !!paramRe(scope.tool)?.test(text) || (foreign && (MOVE_MORE.test(text) || ROLE_RE.move.test(text))) || (!!index.sinks?.size && [...index.sinks.keys()].some((n) => text.includes(n)));
-  if (!mayMove) return;
   const purpose = `${expandIdentifier(scope.tool.name ?? "").toLowerCase()} ${scope.tool.purpose}`;
   const sentences = cueSentences(text);
+  // The multilingual stems only run on text that has non-English signal (scan cost).
+  const foreign = mayBeForeign(view.raw);
   const each = sentences.map((s, i) => signalsOf(s.text, scope, index, purpose, scope.field === "description" && i === 0, foreign));
   // A clause and the one after it: a payload often splits the move from its cover ("…is posted to
   // https://…; there is no need to mention this step"). The summary sentence stands alone.
