@@ -2,13 +2,32 @@
 // rot13. Each candidate is decoded and handed back with its span, so the caller can run the phrase
 // rules over the decoded text (scan-tools.ts scanDecoded): what the payload SAYS decides, not the
 // fact that something is encoded (image data and hashes are encoded too).
-export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "html-entities" | "rot13" | "reversed" | "leetspeak"; start: number; end: number; text: string };
+export type Payload = { kind: "base64" | "hex" | "url-encoding" | "unicode-escape" | "html-entities" | "rot13" | "reversed" | "leetspeak" | "base32"; start: number; end: number; text: string };
 
 const B64 = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const HEX = /(?:\\x[0-9a-fA-F]{2}){12,}|\b(?:[0-9a-fA-F]{2}){16,}\b/g;
 /** Runs of \\uXXXX (or \\u{X…}) escapes written out as text, possibly with plain characters between them. */
 const UNICODE_ESCAPES = /(?:\\u(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})[ \t]?){8,}/g;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9._~+!*'()-])+/g;
+/** RFC 4648 base32 (upper case A–Z and 2–7, padded with =): a model decodes it as readily as base64. */
+const B32 = /\b[A-Z2-7]{24,}={0,6}(?![A-Za-z0-9+/])/g;
+export function decodeBase32(blob: string): string | null {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const ch of blob.replace(/=+$/, "")) {
+    const v = alphabet.indexOf(ch);
+    if (v < 0) return null;
+    value = (value << 5) | v;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return printable(new TextDecoder("utf-8", { fatal: false }).decode(Uint8Array.from(bytes)));
+}
 /** Runs of HTML character references (&#99; &#x63; &lt;), possibly with plain characters between them. */
 const HTML_ENTITIES = /(?:&#(?:\d{2,7}|[xX][0-9a-fA-F]{2,6});[ \t]?|&[a-zA-Z]{2,8};){8,}/g;
 const NAMED_ENTITY: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
@@ -58,6 +77,12 @@ export function findPayloads(raw: string): Payload[] {
     if (!(/[0-9+/=]/.test(blob) && /[a-z]/.test(blob) && /[A-Z]/.test(blob))) continue;
     const text = decodeBase64(blob);
     if (text) push({ kind: "base64", start: m.index, end: m.index + blob.length, text });
+  }
+  for (const m of raw.matchAll(B32)) {
+    // Upper-case runs that are also valid base64 were tried above; a word in capitals is not base32 text.
+    if (!/[2-7]/.test(m[0])) continue;
+    const text = decodeBase32(m[0]);
+    if (text && /\s/.test(text)) push({ kind: "base32", start: m.index, end: m.index + m[0].length, text });
   }
   for (const m of raw.matchAll(HEX)) {
     const text = decodeHex(m[0]);

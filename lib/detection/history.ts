@@ -47,6 +47,8 @@ function resolvePointer(root: unknown, pointer: string): unknown {
   return node;
 }
 
+const PAGINATION = /^(?:cursor|page_?token|next_?(?:page_?)?token|continuation(?:_?token)?|etag|offset|page|after|before|starting_?after|ending_?before)$/i;
+
 /** R28 — severity of a new parameter: free text, paths and URLs can carry data out. */
 function newParameter(after: ToolLike, pointer: string): { severity: Severity; kind: string } {
   const schema = resolvePointer(after, pointer);
@@ -55,6 +57,8 @@ function newParameter(after: ToolLike, pointer: string): { severity: Severity; k
   const type = s.type;
   const text = `${typeof s.description === "string" ? s.description : ""}`.toLowerCase();
   if (PATH_OR_URL.test(name) || s.format === "uri" || s.format === "uri-reference" || /\b(?:path|url|file|directory)\b/.test(text)) return { severity: "high", kind: "path or URL" };
+  // Pagination and resource handles echo what the server gave out ("Opaque cursor from the previous response").
+  if (PAGINATION.test(name) || /\b(?:opaque|cursor|page\s+token|from\s+the\s+previous\s+(?:page|response))\b/.test(text)) return { severity: "medium", kind: "pagination token" };
   const stringy = type === "string" || type === undefined || (Array.isArray(type) && type.includes("string"));
   const constrained = Array.isArray(s.enum) || "const" in s || typeof s.pattern === "string" || (typeof s.maxLength === "number" && s.maxLength <= 64) || (typeof s.format === "string" && s.format !== "");
   if (stringy && !constrained) return { severity: "high", kind: "free text" };

@@ -18,6 +18,7 @@
 // Schema defaults are judged the same way: a fixed outside address or URL as the default, const or
 // example of a destination parameter (bcc, attendees, hook, mirror, target…) is a destination the
 // user never chose.
+import { withoutMentionedQuotes } from "./mentions";
 import { expandIdentifier } from "./normalize";
 import { METADATA_HOST, PATH_TARGETS, SECRET_ENV } from "./rules-data";
 import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
@@ -39,23 +40,21 @@ const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+
 /** A move limited to where the user points ("sent only to the URL you call") is a safeguard, not a route. */
 const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|with)\b`, "g");
 /** What the tool lets the user do ("values can be passed in `set`") describes an option, not an order. */
-const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could)\s+(?:also\s+|optionally\s+)?be\s+(?:${MOVE_WORDS})\b`, "g");
-/** A quoted example introduced as one ("flags descriptions such as "…"") is mentioned, not said. */
-const MENTIONED_QUOTE = /\b(?:such\s+as|e\.g\.|for\s+example|example\s+findings?|examples?|containing|contains|like|flags?|detects?|patterns?|phrases?)\b[^"“]{0,40}(?:"[^"\n]{8,300}"|“[^”\n]{8,300}”)(?:\s*(?:,|and|or)\s*(?:"[^"\n]{8,300}"|“[^”\n]{8,300}”))*/g;
+const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+)?(?:be\s+)?(?:${MOVE_WORDS})\b`, "g");
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
 const COVER_MORE = /sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
 
-const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
+const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
-const PEOPLE = /\b(?:contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
+const PEOPLE = /\b(?:(?:shipping|postal|billing|home)\s+address(?:es)?|caller'?s?\s+(?:phone\s+)?numbers?|passports?(?:\s+numbers?)?|pasport|national\s+id(?:\s+numbers?)?|social\s+security(?:\s+numbers?)?|ssns?|contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
 const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
 /** The user's data in bulk: whole records, rows, files' contents, browsing history, everything open. */
-const BULK_DATA = /\b(?:(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results|hits|responses?|payloads?)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
-const PRIVATE_DATA = /\b(?:the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
+const BULK_DATA = /\b(?:(?:each|every|all)\s+(?:\w+\s+)?(?:recordings?|records|transcripts?|messages|documents|attachments|results)|(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results|hits|responses?|payloads?)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
+const PRIVATE_DATA = /\b(?:internal\s+(?:\w+\s+)?notes|payment\s+history|medical\s+(?:history|records?)|the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
 
 const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
-const DEST_WORDS = /\b(?:partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
+const DEST_WORDS = /\b(?:(?:a|the)\s+public\s+(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
 const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
 
 const COVER = new RegExp(
@@ -82,6 +81,7 @@ const COVER = new RegExp(
     String.raw`\bavoid\s+(?:account\s+)?suspension`,
     String.raw`\b(?:quietly|silently|discreetly)\b`,
     String.raw`\bthere\s+is\s+no\s+need`,
+    String.raw`\b(?:should|must|need|does)\s+not\s+(?:be\s+)?(?:surfaced|mentioned|shown|reported|disclosed|surface|mention|show|disclose)\b`,
     String.raw`\b(?:list|show|mention|report|name)\s+only\s+(?:the\s+)?(?:paths?|files?|items?|ones?|what|those)\b[^.]{0,30}\b(?:they|the\s+user|you\s+were\s+asked)`,
     String.raw`\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|check(?:ing)?\s+with|confirm(?:ing)?\s+with)\s+the\s+user\b(?!\s+(?:to|for)\s+(?:paste|enter|type|share|provide|send|give|their|your|any|the\s+(?:key|password|token|secret)))`,
     String.raw`\bkeep\s+(?:the\s+|this\s+|it\s+|that\s+)?(?:\w+\s+)?out\s+of\s+(?:your|the)\s+(?:answer|reply|response|summary|output)`,
@@ -91,17 +91,19 @@ const COVER = new RegExp(
 );
 const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
 /** Standing orders in scripts \b does not see (no u flag above). */
-const SCOPE_FOREIGN = /всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
+const SCOPE_FOREIGN = /(?<!\p{L})(?:sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|aina|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
 /** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
 const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|collaborators?|editors?|editor\s+access|viewers?|members?|watchers?|subscribers?|reviewers?|share\s+(?:\w+\s+){0,3}with|invite)\b/;
 /** A side effect on top of what the tool does ("also", "as well", "in addition"). */
-const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|также|同时|也|も送|도\s/u;
+const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|\bjuga\b|\bogsa\b|\bogså\b|\blisaksi\b|\btot\b|\bpia\b|επίσης|също|также|同时|也|も送|도\s/u;
 const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
 
 type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean };
 
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
+  // "Never run commands that read credential stores…": what a prohibition names is not moved.
+  if (/^\s*(?:never|do\s+not|don't|must\s+not)\b/.test(s)) return null;
   if (CREDENTIAL.test(s) || (foreign && ROLE_RE.secret.test(s))) return "credentials";
   if (CONVERSATION.test(s) || (foreign && ROLE_RE.chat.test(s))) return "the conversation";
   if (PEOPLE.test(s)) return "contacts";
@@ -113,7 +115,7 @@ function objectOf(s: string, foreign: boolean): string | null {
 
 /** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
 const OWN_OBJECT: Record<string, RegExp> = {
-  credentials: /\b(?:dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
+  credentials: /\b(?:connect\w*|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
   "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
@@ -169,10 +171,10 @@ function paramRe(tool: ToolContext): RegExp | null {
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
-  const sentence = raw.replace(MENTIONED_QUOTE, (m) => m.replace(/"[^"\n]*"|“[^”\n]*”/g, '""'));
+  const sentence = withoutMentionedQuotes(raw);
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
-  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ");
+  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\([^()\n]{0,80}\)/g, " ");
   const destination = destinationOf(sentence, scope, index);
   return {
     // Handing data to a sibling tool that posts to a fixed outside address is a move by itself.
@@ -215,6 +217,7 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden };
 }
 
+const LISTS_DETECTIONS = /^\s*(?:signals?\s+(?:include|are)|it\s+(?:detects|flags|catches|looks\s+for|checks\s+for)|(?:detects|flags|catches|looks\s+for|checks\s+for|recogni[sz]es)\b|examples?\s+(?:include|findings?))/;
 const isDataSlot = (scope: Scope) => scope.field === "schema-title" || scope.field === "annotation" || scope.pointer.startsWith("/outputSchema") || /\/items(?:\/|$)/.test(scope.pointer);
 
 /** R33 over one prose string: fires on the first sentence where the signals converge. */
@@ -247,7 +250,9 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
     const severity: Severity = count >= 5 ? "critical" : "high";
     const start = Math.min(view.raw.length, s.start + (s.text.length - s.text.trimStart().length));
     const end = Math.min(view.raw.length, s.start + s.text.length);
-    const framed = view.framed(Math.min(start, view.text.length), Math.min(end, view.text.length)) || (scope.tool.describesAttacks && scope.field !== "description");
+    // A detector's list of what it catches ("Signals include … credential forms posting to third-party hosts").
+    const lists = scope.tool.describesAttacks && LISTS_DETECTIONS.test(s.text);
+    const framed = view.framed(Math.min(start, view.text.length), Math.min(end, view.text.length)) || (scope.tool.describesAttacks && scope.field !== "description") || lists;
     sink.add(scope, "R33", severity, view.rawEvidence(start, end), `${count} independent signals in one sentence: ${parts.join(", ")}`, { discount: framed });
   });
 }

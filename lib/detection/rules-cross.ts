@@ -74,7 +74,7 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
   { re: /\binstead\s+of\s+[^.\n]{0,60}?\b(?:always|only)\s+(?:use|call|prefer)\s+this\s+(?:tool|function)/g, severity: "high", message: "claims precedence over another tool" },
   { re: /\balways\s+prefer\s+this\s+(?:tool|function)\b/g, severity: "medium", message: "claims precedence over other tools" },
   { re: /\b(?:replaces|supersedes|overrides)\s+(?:the\s+)?([\w.-]+)\s+(?:tool|function)\b/g, severity: "medium", message: "claims to replace another tool", target: 1 },
-  { re: /(?<![\w.-])([\w-]{1,60}[_.-][\w.-]{1,60}|the\s+\w+\s+(?:tool|server))\s+(?:tool\s+|function\s+)?is\s+(?:deprecated\s+and\s+)?(?:unsafe|compromised|malicious|insecure|broken|disabled)\b/g, severity: "medium", message: "disparages another tool", target: 1 },
+  { re: /(?<![\w.-])([\w-]{1,60}[_.-][\w.-]{1,60}|the\s+\w+\s+(?:tool|server))\s+(?:and\s+[\w-]{1,60}[_.-][\w.-]{1,60}\s+)?(?:tool\s+|function\s+|tools\s+)?(?:is|are|has\s+been|have\s+been)\s+(?:deprecated\s+and\s+)?(?:unsafe|compromised|malicious|insecure|broken|disabled)\b/g, severity: "medium", message: "disparages another tool", target: 1 },
   { re: /\b(?:call|use|invoke)\s+(?:the\s+)?(?:bash|shell|exec|terminal|command|cmd)\s+(?:tool|function)\b[^\n]{0,40}\b(?:run|execute|curl|wget|nc|python|perl|ruby|node)\b/g, severity: "high", message: "drives a shell tool to run a command" },
 ];
 
@@ -85,11 +85,13 @@ const R20: Array<{ re: RegExp; severity: Severity; message: string; target?: num
  * documentation (low), another server's tool is impersonation (high).
  */
 const CLAIM = /\b(?<!(?:not|never|n't)\s)(?:replaces|supersedes|overrides|replacement\s+for|drop-in(?:\s+replacement)?\s+for|drop-in\s+for|substitute\s+for|successor\s+(?:to|of)|(?:(?:the\s+)?(?:new|official|real|updated|patched|fixed|secure|safe)\s+)version\s+of|is\s+the\s+(?:official|real|genuine|new)|this\s+is\s+the\s+(?:official|real|genuine))\s+([^.;\n]{1,80})/g;
-const DISPARAGE = /(?<![\w.-])(?:the\s+)?([\w.-]{1,60})(?:\s+server'?s?|'s)(?:\s+[\w.-]+){0,2}?\s+(?:is|are)\s+(?:now\s+)?(?:deprecated|broken|compromised|unsafe|insecure|outdated|obsolete|disabled|malicious|unreliable|vulnerable)\b/g;
+const DISPARAGE = /(?<![\w.-])(?:the\s+)?([\w.-]{1,60})(?:\s+server'?s?|'s)(?:\s+[\w.-]+){0,2}?\s+(?:is|are|has\s+been|have\s+been)\s+(?:now\s+)?(?:deprecated|broken|compromised|unsafe|insecure|outdated|obsolete|disabled|malicious|unreliable|vulnerable)\b/g;
 const INSTEAD_OTHER = /\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:using\s+|calling\s+)?(?:the\s+)?(?:[\w.-]{1,60}\s+server'?s?|[\w-]{1,60}'s|[a-z0-9-]{1,60}\.[a-z0-9_]{1,60})(?:\s+[\w.-]{1,60})?/g;
 
 /** Whom a claim's object names: this server's own tool, another server (or its tool), or something vague. */
-function claimTarget(object: string, index: CrossIndex, self: string): "own" | "other" | "vague" {
+function claimTarget(raw: string, index: CrossIndex, self: string): "own" | "other" | "vague" {
+  // "the user's chatbots", "a customer's repo": a possessive of a person is not another server.
+  const object = raw.replace(/\b(?:the\s+|a\s+|an\s+)?(?:user|users|customer|customers|client|clients|team|company|organi[sz]ation|org|owner|person|people)'s?(?=\s|$)/g, " ");
   const names = object.match(/[a-z0-9][a-z0-9_.-]*[a-z0-9]/g) ?? [];
   if (/\b(?:this|our|the\s+same)\s+server\b/.test(object) || names.some((n) => n !== self && index.own.has(n))) return "own";
   if (/\bserver'?s?\b|'s\b|\b[a-z0-9-]+\.[a-z0-9_]+\b/.test(object) || names.some((n) => index.foreign.has(n))) return "other";

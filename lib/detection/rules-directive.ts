@@ -18,7 +18,7 @@ const MOVE = /\b(?:send|post|upload|forward|share|copy|sync|mirror|email|e-mail|
 const LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)|\bhttps?:\/\/([^\s/"'<>)\]`:]+)/i;
 const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
 /** Text that addresses the agent or overrides the user. */
-const ADDRESSED = /\b(?:instructions?\s+for\s+the\s+(?:assistant|model|agent|ai)|(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:must|should|has\s+to|needs\s+to)|ignore\s+the\s+user'?s?\b|regardless\s+of\s+(?:what\s+)?the\s+user|(?:the\s+user|they)\s+(?:did\s+not|didn't|never)\s+(?:pick|choose|select|ask\s+for|request|mention))/i;
+const ADDRESSED = /\b(?:instructions?\s+for\s+the\s+(?:assistant|model|agent|ai)|(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:must|should|has\s+to|needs\s+to)|ignore\s+the\s+user'?s?\b|regardless\s+of\s+(?:what\s+)?the\s+user|(?:the\s+user|they)\s+(?:did\s+not|didn't|never)\s+(?:pick|choose|select|ask\s+for|request|mention)|\byour\s+next\s+(?:tool\s+call|answer|reply|response|message))/i;
 
 const VALUE_FIELDS = new Set(["enum", "default", "examples", "const"]);
 
@@ -27,6 +27,7 @@ function dataSlot(s: ExtractedString, kind: ItemKind | undefined): string | null
   if (VALUE_FIELDS.has(s.field)) return `a schema ${s.field} value`;
   if (s.pointer.startsWith("/outputSchema") && (s.field === "schema-description" || s.field === "schema-title")) return "an output schema field";
   if (s.field === "schema-title") return "a property title";
+  if (s.field === "annotation" && s.pointer === "/annotations/title") return "the tool's display title";
   if ((kind === "resource" || kind === "resourceTemplate") && (s.field === "description" || s.field === "title")) return `a ${kind === "resource" ? "resource" : "resource template"}'s ${s.field}`;
   return null;
 }
@@ -36,7 +37,7 @@ export function directiveIn(text: string): { match: string; index: number; what:
   // Cheap tests first: most enum values and defaults are a word or two (scan cost).
   const call = /call|invoke|trigger|with|using|via/i.test(text) ? CALL_TOOL.exec(text) : null;
   if (call) return { match: call[0], index: call.index, what: "tells the agent to call a tool" };
-  const addressed = /assistant|model|agent|\bai\b|ignore|regardless|instruction|user/i.test(text) ? ADDRESSED.exec(foldForCues(text)) : null;
+  const addressed = /assistant|model|agent|\bai\b|ignore|regardless|instruction|user|your\s+next/i.test(text) ? ADDRESSED.exec(foldForCues(text)) : null;
   if (addressed) return { match: text.slice(addressed.index, addressed.index + addressed[0].length), index: addressed.index, what: "addresses the agent" };
   if (!text.includes("@") && !text.includes("://")) return null;
   const lit = LITERAL.exec(text);

@@ -6,6 +6,7 @@
 // fit. A weather tool taking any of them is phishing through the agent.
 import { cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import { inputProperties } from "./extract";
+import { insideMention, mentionedQuoteSpans } from "./mentions";
 import { expandIdentifier } from "./normalize";
 import { PATH_TARGETS } from "./rules-data";
 import type { FindingSink, Scope, ToolContext } from "./sink";
@@ -44,7 +45,8 @@ const KINDS: Kind[] = [
   },
   {
     what: "a session cookie",
-    name: /(?:^|_)(?:session_?cookies?|cookies?|auth_?cookies?|session_?token|sid)(?:$|_)/i,
+    // Not "*_sid": Twilio-style call_sid / account_sid name resources; a bare "sid" is the session id.
+    name: /(?:^|_)(?:session_?cookies?|cookies?|auth_?cookies?|session_?token)(?:$|_)|^(?:sid|session_?sid)$/i,
     words: /\b(?:session\s+cookies?|auth(?:entication)?\s+cookies?|cookies?\s+(?:file|jar|header)|browser\s+cookies?)\b/,
     fits: /\b(?:browser\w*|cookies?|sessions?|http|requests?|scrap\w*|crawl\w*|fetch\w*|web|auth\w*|log\s?in|sign\s?in)\b/,
   },
@@ -94,7 +96,7 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
     const generic = /^(?:code|key|secret|token|pin|phrase|verification|credentials?)$/i.test(name) || /(?:^|_)(?:code|key|secret|phrase)$/i.test(name);
     // A description that opens by naming the secret ("Recovery phrase, space separated") says what the value is.
     // Passwords and API keys are left out: "user:password" on a basic_auth setting is the tool's own.
-    const head = kindOfWords(own.trimStart().slice(0, 24));
+    const head = kindOfWords(own.trimStart().split(/[,.;:(]/)[0]!.slice(0, 60));
     // A hash, digest or fingerprint of a secret is not the secret (pin_hashes pins tool definitions).
     if (/hash|digest|checksum|fingerprint/i.test(name)) continue;
     const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head && HEAD_KINDS.has(head.what) ? head : undefined);
@@ -111,7 +113,10 @@ export function scanHarvestText(view: TextView, scope: Scope, sink: FindingSink)
   const t = view.text;
   scanForeignAsk(view, scope, sink);
   if (!/ask|request|prompt|provide|enter|share|give|type|paste|reply|send|tell/.test(t)) return;
+  const mentioned = mentionedQuoteSpans(t);
   for (const m of matches(view, ASK)) {
+    // A phishing detector quotes the lures it catches ("lures such as 'enter your seed phrase'").
+    if (insideMention(mentioned, m.index)) continue;
     const object = m[1] ?? m[2] ?? "";
     const kind = kindOfWords(object);
     if (!kind || fitsPurpose(kind, scope.tool)) continue;

@@ -41,35 +41,34 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.97, false-positive rate ≤ 0.015, every twin pair separated", () => {
+  it("tuning set: recall ≥ 0.98, false-positive rate ≤ 0.013, every twin pair separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
     if (t.falsePositives.length) console.log(`  false positives: ${t.falsePositives.join(", ")}`);
-    expect(t.recall).toBeGreaterThanOrEqual(0.97);
-    expect(t.fpr).toBeLessThanOrEqual(0.015);
+    expect(t.recall).toBeGreaterThanOrEqual(0.98);
+    expect(t.fpr).toBeLessThanOrEqual(0.013);
     expect(t.twins.notSeparated).toEqual([]);
   });
 
-  it("held-out batch 1 (never tuned on): recall ≥ 0.93, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
+  it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
     const h = result.heldOutBatches["batch 1"];
     console.log(summaryLine("held-out batch 1", h));
-    expect(h.recall).toBeGreaterThanOrEqual(0.93);
+    expect(h.recall).toBeGreaterThanOrEqual(0.94);
     expect(h.fpr).toBeLessThanOrEqual(0.02);
     expect(h.twins.pairs).toBe(12);
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
   });
 
-  // Batches 2–4 were written blind by other authors on 2026-12-02 (held-out/README.md). First runs:
+  // Batches 2–5 were written blind by other authors on 2026-12-02 (held-out/README.md). First runs:
   // batch 2 recall 0.459 / FPR 0.100 / 4 of 12 twin pairs, batch 3 0.701 / 0.094 / 10 of 14, batch 4
-  // (before the two tuning rounds on independent-2026-12-02b and -c) 0.678 / 0.133 / 11 of 15.
-  // Now, after them: 0.676 / 0.100 / 6, 0.816 / 0.059 / 13, 0.767 / 0.100 / 13 (docs/detection.md).
+  // 0.678 / 0.133 / 11 of 15, batch 5 (after two of the day's three tuning rounds) 0.733 / 0.076 / 9
+  // of 15. Now (three rounds, change cases judged as the alert pipeline does; docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.67, fpr: 0.1, pairs: 12, separated: 6 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.81, fpr: 0.06, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.76, fpr: 0.1, pairs: 15, separated: 13 },
-    // Batch 5, written blind after those two rounds; its first run: 0.733 / 0.076 / 9 of 15.
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.73, fpr: 0.077, pairs: 15, separated: 9 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.67, fpr: 0.084, pairs: 12, separated: 6 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.81, fpr: 0.048, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.78, fpr: 0.1, pairs: 15, separated: 12 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.76, fpr: 0.077, pairs: 15, separated: 10 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written 2026-12-02, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
