@@ -122,7 +122,7 @@ export function findPayloads(raw: string): Payload[] {
     if (after.length >= 16) push({ kind: "reversed", start: raw.length - after.length, end: raw.length, text: [...after].reverse().join("") });
   }
   // Enough mixed words to be a sentence in leetspeak, not a version string or a bucket name (s3, ec2).
-  const leet = raw.match(LEET_WORD)?.filter((w) => /[a-z]/i.test(w) && /[013457$@]/.test(w) && !/^(?:v\d|s3|ec2|[a-z]\d+$)/i.test(w)) ?? [];
+  const leet = !/[a-z][013457$@]|[013457$@][a-z]/i.test(raw) ? [] : raw.match(LEET_WORD)?.filter((w) => /[a-z]/i.test(w) && /[013457$@]/.test(w) && !/^(?:v\d|s3|ec2|[a-z]\d+$)/i.test(w)) ?? [];
   if (leet.length >= 4) push({ kind: "leetspeak", start: 0, end: raw.length, text: raw.replace(/[013457$@]/g, (c) => LEET[c] ?? c) });
   const hint = ROT13_HINT.exec(raw);
   if (hint) {

@@ -24,7 +24,8 @@ export type CrossIndex = {
   sinks?: ReadonlyMap<string, string>;
 };
 
-const SINK_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)|\bhttps?:\/\/([^\s/"'<>)\]`:]+)[^\s"'<>)\]`]*/i;
+const SINK_URL = /\bhttps?:\/\/([^\s/"'<>)\]`:]+)[^\s"'<>)\]`]*/i;
+const SINK_EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)/;
 const SINK_LOCAL = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
 
 /** Own tools whose description sends to a fixed, non-local URL or address. */
@@ -32,8 +33,9 @@ function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
   const sinks = new Map<string, string>();
   for (const t of tools) {
     if (typeof t.description !== "string" || (!t.description.includes("@") && !t.description.includes("://"))) continue;
-    const m = SINK_LITERAL.exec(t.description);
-    if (m && !SINK_LOCAL.test(m[1] ?? m[2] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect|stor|endpoint|archiv|retention|mirror|sync|replicat)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
+    // Anchored on "http" or "@" first: the combined pattern scanned every description character by character (scan cost).
+    const m = (t.description.includes("://") ? SINK_URL.exec(t.description) : null) ?? (t.description.includes("@") ? SINK_EMAIL.exec(t.description) : null);
+    if (m && !SINK_LOCAL.test(m[1] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect|stor|endpoint|archiv|retention|mirror|sync|replicat)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
   }
   return sinks;
 }

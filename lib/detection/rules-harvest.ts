@@ -87,7 +87,8 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
   for (const [name, schema] of inputProperties(tool)) {
     const items = schema.items && typeof schema.items === "object" && !Array.isArray(schema.items) ? (schema.items as Record<string, unknown>) : {};
     const own = foldForCues(`${str(schema.title)} ${str(schema.description)}`);
-    const described = `${own} ${foldForCues(`${str(items.title)} ${str(items.description)}`)}`;
+    const itemText = `${str(items.title)} ${str(items.description)}`.trim();
+    const described = itemText ? `${own} ${foldForCues(itemText)}` : own;
     if (TAKEN_FROM.test(described) && CREDENTIAL_SOURCE.test(described) && !SOURCE_FITS.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`)) {
       const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" takes the contents of a credential file or store, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential harvesting`);

@@ -52,6 +52,7 @@ const R8: Pattern[] = [
   // disabled", "proceed … without checking back".
   p(/\b(?:are|is|were|been)\s+(?:all\s+|already\s+)?pre-?approved\b|\bas\s+pre-?approved\b|(?<!\b(?:after|once|until|when|whenever|if|unless|before)\s+(?:\w+\s+){0,2})\b(?:they|the\s+user|users)\s+(?:have\s+|has\s+|had\s+)?(?:already\s+)?(?:approved|consented\s+to|agreed\s+to|authori[sz]ed)\s+(?!(?:it|this|the\s+(?:plan|change|request)s?)\b)|\b(?:never|do\s+not|don't)\s+ask\s+the\s+user\s+to\s+(?:confirm|approve)\b|\b(?:does\s+not|doesn't|do\s+not|don't)\s+want\s+(?:any\s+)?(?:confirmations?|approvals?)\s*(?:prompts?|dialogs?|requests?|questions?)?|\bconfirmations?\s+(?:dialogs?|prompts?|steps?|requests?)\s+(?:are|is|have\s+been)\s+(?:disabled|off|turned\s+off|skipped|not\s+needed)|\b(?:proceed|act|continue|go\s+ahead|follow|apply|execute|run)\w*\s+[^.\n]{0,60}?\bwithout\s+(?:checking\s+back|asking|confirm\w*|(?:the\s+user'?s?\s+)?(?:approval|confirmation|consent))/g, "high", "instruction to skip the user's approval"),
 ];
+const CONSENT_HINT = /freigegeben|genehmigt|zugestimmt|best[aä]tigung|confirmaci|confirmation|conferma|confirma[cç][aã]o|bevestiging|подтвержд|підтвердж|确认|確認|확인|samtykke|godkend|godkjent|sp[øo]rge|sp[øo]rre|aprobado|autorizado|approuv|autoris/i;
 /** Consent manufactured for the user in other languages ("hat … bereits freigegeben", "frage nicht nach einer Bestätigung"). Folded text: no accents. */
 const CONSENT_INTL = /allerede\s+(?:\w+\s+){0,2}(?:givet\s+samtykke|godkendt|godkjent|samtykket)|beh[øo]ver\s+ikke\s+(?:at\s+)?sp[øo]rge|trenger\s+ikke\s+(?:a\s+)?sp[øo]rre|(?:bereits|schon)\s+(?:\w+\s+){0,2}(?:freigegeben|genehmigt|zugestimmt)|frag\w*\s+nicht\s+(?:nach\s+)?(?:einer\s+)?bestatigung|ohne\s+(?:ruckfrage|bestatigung)|no\s+(?:pidas|solicites)\s+(?:ninguna\s+)?confirmacion|sin\s+(?:pedir\s+)?confirmacion|ya\s+(?:ha\s+)?(?:aprobado|autorizado)|ne\s+demande[sz]?\s+pas\s+(?:de\s+)?confirmation|sans\s+(?:demander\s+(?:de\s+)?)?confirmation|deja\s+(?:\w+\s+)?(?:approuve|autorise)|senza\s+(?:chiedere\s+)?conferma|nao\s+(?:peca|pergunte)\s+confirmacao|sem\s+(?:pedir\s+)?confirmacao|zonder\s+(?:te\s+vragen|bevestiging)|без\s+(?:подтвержден|підтвердженн)|不(?:要|必|需)(?:再)?(?:向用户)?(?:确认|確認)|確認(?:は|を)?(?:不要|せず)|확인(?:을)?\s*(?:묻지|받지)\s*(?:말|않)/;
 const R8_INTL = /ignor(?:ez|iere|ieren|a|ar)\s+(?:\S+\s+){0,3}(?:instructions|anweisungen|instrucciones|istruzioni|instruções|instructies)|(?:忽略|无视|無視)[^。\n]{0,10}(?:指令|指示|说明|命令|規則|规则)|(?:игнорир|забуд)\S*\s+(?:\S+\s+){0,3}инструкц|(?:이전|모든)\s*(?:지시|명령)[^.\n]{0,8}무시/g;
@@ -145,6 +146,8 @@ function scanForeignOverride(view: TextView, scope: Scope, sink: FindingSink): v
   R8_INTL.lastIndex = 0;
   const m = R8_INTL.exec(lower);
   if (m) sink.add(scope, "R8", "high", view.rawEvidence(m.index, m.index + m[0].length), "instruction override in another language");
+  // Folding every string is the costly part (scan cost): only text with a consent word is folded.
+  if (!CONSENT_HINT.test(view.raw)) return;
   const folded = foldForCues(view.raw);
   const consent = CONSENT_INTL.exec(folded);
   if (consent) sink.add(scope, "R8", "high", folded.length === view.raw.length ? view.rawEvidence(consent.index, consent.index + consent[0].length) : view.rawEvidence(0, Math.min(view.raw.length, 160)), "instruction to skip the user's approval, in another language");
