@@ -69,6 +69,9 @@ describe("audit corpus", () => {
     { batch: "batch 3", positives: 87, negatives: 85, recall: 0.81, fpr: 0.048, pairs: 14, separated: 13 },
     { batch: "batch 4", positives: 90, negatives: 90, recall: 0.78, fpr: 0.1, pairs: 15, separated: 12 },
     { batch: "batch 5", positives: 90, negatives: 92, recall: 0.76, fpr: 0.077, pairs: 15, separated: 10 },
+    // Batch 6, written blind after all three rounds with new carriers ($comment, x- fields, <noscript>,
+    // Morse, quoted-printable…); its first and only run on the final rules: 0.622 / 0.092 / 8 of 12.
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.62, fpr: 0.093, pairs: 12, separated: 8 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written 2026-12-02, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
