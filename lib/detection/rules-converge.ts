@@ -12,6 +12,10 @@
 //                address even when the user edits them", "users have already agreed");
 //   scope        always / every call / each session / before answering: a standing order;
 //   mismatch     the object is not what the tool says it is for (name, title, first sentence).
+//   recipient    a fixed address made an attendee, a cc, a collaborator ("share … with");
+//   side         a copy on the side of what the tool does ("also", "a copy of").
+// Where text documents a value (property or annotation titles, output fields, nested items), three
+// signals are enough; a detector's own list of what it catches, and quoted examples, are mentions.
 // A single signal is ordinary prose: a password manager's sentence has an object, an email sender's
 // has a move and a destination parameter. Severity comes from the count, so a benign twin that
 // shares the poisoned side's first sentence stays quiet and only the added fragment fires.
@@ -91,7 +95,7 @@ const COVER = new RegExp(
 );
 const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
 /** Standing orders in scripts \b does not see (no u flag above). */
-const SCOPE_FOREIGN = /(?<!\p{L})(?:sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|aina|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
+const SCOPE_FOREIGN = /(?<!\p{L})(?:sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
 /** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
 const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|collaborators?|editors?|editor\s+access|viewers?|members?|watchers?|subscribers?|reviewers?|share\s+(?:\w+\s+){0,3}with|invite)\b/;
 /** A side effect on top of what the tool does ("also", "as well", "in addition"). */
