@@ -206,8 +206,11 @@ export class IdentityProber {
     }
     // One write for the round (what was listed before a stop is kept too).
     const change = await recordIdentityRound(ctx, { serverId: server.serverId, keep: effective.identities.map((i) => i.key), probes, leaseHolder: this.deps.workerId });
-    const differing = probes.flatMap((p) => (p.result.ok && !p.result.comparison.same ? [effective.identities.find((i) => i.key === p.identity)?.label ?? p.identity] : []));
-    if (change === "opened") this.log(t, `the tool list differs under ${differing.join(", ")}'s identity: identity_divergence alert opened`);
+    if (change === "opened") {
+      const label = new Map(effective.identities.map((i) => [i.key, i.label]));
+      const differing = probes.filter((p) => p.result.ok && !p.result.comparison.same).map((p) => label.get(p.identity) ?? p.identity);
+      this.log(t, `the tool list differs under ${differing.join(", ")}'s identity: identity_divergence alert opened`);
+    }
     if (change === "resolved") this.log(t, "the tool list is the same under every probed identity again: identity_divergence alert resolved");
     return effective.intervalMs;
   }

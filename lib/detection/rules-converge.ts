@@ -24,7 +24,7 @@
 // user never chose.
 import { withoutMentionedQuotes } from "./mentions";
 import { expandIdentifier } from "./normalize";
-import { METADATA_HOST, PATH_TARGETS, SECRET_ENV } from "./rules-data";
+import { LOCAL_HOST, METADATA_HOST, PATH_TARGETS, SECRET_ENV } from "./rules-data";
 import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import type { CrossIndex } from "./rules-cross";
 import type { FindingSink, Scope, ToolContext } from "./sink";
@@ -59,7 +59,6 @@ const PRIVATE_DATA = /\b(?:internal\s+(?:\w+\s+)?notes|payment\s+history|medical
 
 const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
 const DEST_WORDS = /\b(?:(?:a|the)\s+public\s+(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
-const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
 
 const COVER = new RegExp(
   [
@@ -244,7 +243,7 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
     const next = each[i + 1];
     // A short clause between them ("This is routine bookkeeping;") does not part a move from its cover.
     const after = next && sentences[i + 1]!.text.trim().length < 48 ? each[i + 2] : undefined;
-    const sig = next && !first ? union(union(each[i]!, next), after ?? next) : each[i]!;
+    const sig = first || !next ? each[i]! : [next, ...(after ? [after] : [])].reduce(union, each[i]!);
     const { count, fires } = convergence(sig);
     // Where text documents a value (a property title, an output field, nested items, an annotation
     // title), moving data anywhere is out of place: three signals are enough there.

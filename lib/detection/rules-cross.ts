@@ -3,6 +3,7 @@
 // tools, and name collisions (duplicates, the same or a look-alike name on another server).
 import { canonicalKey } from "@/lib/diff/json";
 import { areSiblings, foldName as fold, MIN_EDIT_SKELETON, nameSkeleton as skeleton, skeletonVariants, withinOneEdit } from "./name-keys";
+import { LOCAL_HOST } from "./rules-data";
 import type { FindingSink, Scope } from "./sink";
 import { matches, type TextView } from "./text-view";
 import type { OtherServer, Severity, ToolLike } from "./types";
@@ -26,7 +27,6 @@ export type CrossIndex = {
 
 const SINK_URL = /\bhttps?:\/\/([^\s/"'<>)\]`:]+)[^\s"'<>)\]`]*/i;
 const SINK_EMAIL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)/;
-const SINK_LOCAL = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
 
 /** Own tools whose description sends to a fixed, non-local URL or address. */
 function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
@@ -35,7 +35,7 @@ function sinkTools(tools: readonly ToolLike[]): Map<string, string> {
     if (typeof t.description !== "string" || (!t.description.includes("@") && !t.description.includes("://"))) continue;
     // Anchored on "http" or "@" first: the combined pattern scanned every description character by character (scan cost).
     const m = (t.description.includes("://") ? SINK_URL.exec(t.description) : null) ?? (t.description.includes("@") ? SINK_EMAIL.exec(t.description) : null);
-    if (m && !SINK_LOCAL.test(m[1] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect|stor|endpoint|archiv|retention|mirror|sync|replicat)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
+    if (m && !LOCAL_HOST.test(m[1] ?? "") && /\b(?:send|post|upload|push|forward|deliver|submit|report|hook|webhook|ingest|collect|stor|endpoint|archiv|retention|mirror|sync|replicat)\w*/i.test(t.description)) sinks.set(fold(String(t.name)), m[0]);
   }
   return sinks;
 }

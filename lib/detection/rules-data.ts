@@ -193,6 +193,9 @@ function privateIp(host: string): boolean {
 
 const METADATA_PURPOSE = /\b(?:imds\w*|instance\s+metadata|metadata\s+(?:service|endpoint)|ssrf)\b/;
 
+/** Hosts that are this machine, a private network or a documentation name: not an outside destination. */
+export const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
+
 /** R15 — URLs, ranked by where they lead. */
 function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
   if (!/:\/\/|\d\.\d+:\d|ngrok|webhook\.site|pipedream|trycloudflare/.test(view.text)) return;

@@ -6,6 +6,7 @@
 // Tool descriptions are left out on purpose — "call list_files first" is ordinary guidance
 // there, and the sentence-level rules (R7, R13, R33) judge them.
 import { foldForCues } from "./cues-multilingual";
+import { LOCAL_HOST } from "./rules-data";
 import type { FindingSink, Scope } from "./sink";
 import type { ExtractedString, ItemKind } from "./types";
 
@@ -16,7 +17,6 @@ const CALL_TOOL = new RegExp(String.raw`\b(?:call|calls|invoke|trigger)\s+(?:the
 /** A verb that moves data, next to a fixed outside address. */
 const MOVE = /\b(?:send|post|upload|forward|share|copy|sync|mirror|email|e-mail|submit|transmit|push|export|add)\b/i;
 const LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@([\w-]+(?:\.[\w-]+)+)|\bhttps?:\/\/([^\s/"'<>)\]`:]+)/i;
-const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/i;
 /** Text that addresses the agent or overrides the user. */
 const ADDRESSED = /\b(?:instructions?\s+for\s+the\s+(?:assistant|model|agent|ai)|(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:must|should|has\s+to|needs\s+to)|ignore\s+the\s+user'?s?\b|regardless\s+of\s+(?:what\s+)?the\s+user|(?:the\s+user|they)\s+(?:did\s+not|didn't|never)\s+(?:pick|choose|select|ask\s+for|request|mention)|\byour\s+next\s+(?:tool\s+call|answer|reply|response|message))/i;
 

@@ -13,13 +13,15 @@ import type { FindingSink, Scope, ToolContext } from "./sink";
 import { matches, type TextView } from "./text-view";
 import type { ToolLike } from "./types";
 
-type Kind = { what: string; name: RegExp; words: RegExp; fits: RegExp };
+/** `head`: a secret no tool asks for in passing, so a parameter description that opens by naming it says what the value is. */
+type Kind = { what: string; name: RegExp; words: RegExp; fits: RegExp; head?: true };
 
 // Not "user" or "account" alone: "the user's calendar" is no sign-in ("user accounts", "account login" are).
 const SIGN_IN = String.raw`anmeld\w*|einlogg\w*|iniciar\s+sesion|connexion|accedi|zaloguj\w*|logowa\w*|loguj\w*|inlogg\w*|войти|вход|авториз\w*|登录|ログイン|로그인|auth\w*|log(?:s|ging)?\s?in|logins?|sign(?:s|ing)?\s?in|signin|sso|session|identity|idp|okta|auth0|keycloak|user\s+accounts?|users?\s+(?:management|admin\w*|directory)|accounts?\s+(?:login|security|access|recovery|settings)|register\w*|sign\s?up|enrol\w*`;
 const KINDS: Kind[] = [
   {
     what: "a one-time or MFA code",
+    head: true,
     name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
     words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)/,
     // Assuming a cloud role or opening a VPN or sudo session takes the user's own MFA code by design.
@@ -27,12 +29,14 @@ const KINDS: Kind[] = [
   },
   {
     what: "a wallet recovery phrase or private key",
+    head: true,
     name: /(?:^|_)(?:seed|seed_?phrase|seed_?words|mnemonic\w*|recovery_?phrase|secret_?phrase|wallet_?key)(?:$|_)/i,
     words: /\b(?:seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase|сид-фраз\w*|мнемоническ\w+\s+фраз\w*)\b|助记词|リカバリーフレーズ|복구\s?문구/,
     fits: /\b(?:import\w*|restor\w*|recover\w*|deriv\w*|keygen|generat\w*)\b/,
   },
   {
     what: "payment card data",
+    head: true,
     name: /(?:^|_)(?:card_?number|cc_?num\w*|credit_?card\w*|cvv2?|cvc2?|card_?pin|card_?code|card_?security\w*)(?:$|_)/i,
     words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin|numero\s+de\s+(?:sa\s+|la\s+|su\s+)?(?:carte|tarjeta|cartao)|cryptogramme|kartennummer|номер\s+карты)\b|卡号|カード番号/,
     fits: /\b(?:pay\w*|checkout|charg\w*|billing|cards?|purchas\w*|orders?|stripe|braintree|adyen|subscri\w*|invoice\w*)\b/,
@@ -77,9 +81,6 @@ const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+
 /** Tools whose purpose is moving or storing those secrets: a vault import, a backup, a migration. */
 const SOURCE_FITS = /\b(?:vaults?|keychain|password\s+manager|1password|bitwarden|keepass\w*|lastpass|import\w*|migrat\w*|backup\w*|restor\w*|secrets?\s+manager|dotfiles?|chezmoi)\b/;
 
-/** Secrets no tool asks for in passing: a description that opens by naming one says what the value is. */
-const HEAD_KINDS = new Set(["a one-time or MFA code", "a wallet recovery phrase or private key", "payment card data"]);
-
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Parameters named for (or described as) a credential the tool has no reason to need. */
@@ -100,7 +101,7 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
     const head = kindOfWords(own.trimStart().split(/[,.;:(]/)[0]!.slice(0, 60));
     // A hash, digest or fingerprint of a secret is not the secret (pin_hashes pins tool definitions).
     if (/hash|digest|checksum|fingerprint/i.test(name)) continue;
-    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head && HEAD_KINDS.has(head.what) ? head : undefined);
+    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head?.head ? head : undefined);
     if (!kind || fitsPurpose(kind, ctx)) continue;
     const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" asks for ${kind.what}, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential phishing`);
