@@ -1,6 +1,7 @@
 // The team's tool-name index (tool_name_entry, tool_name_variant): kept equal to each server's
 // latest snapshot by evaluateSnapshot, under the server lock, with set-based SQL. The cross-server
-// rules look partners up here instead of loading every other server's tools.
+// rules look partners up here instead of loading every other server's tools, and the ⌘K search
+// matches names and descriptions of current tools here (lib/search/search-team.ts).
 import { foldName, nameSkeleton, siblingKey, skeletonVariants } from "@/lib/detection/name-keys";
 import type { Tx } from "@/lib/db";
 import type { CurrentTool } from "./evaluation-state";
@@ -56,10 +57,13 @@ export async function syncToolNameIndex(tx: Tx, tenantId: string, serverId: stri
        WHERE e.tenant_id = ${tenantId}::uuid AND e.server_id = ${serverId}::uuid
          AND NOT EXISTS (SELECT 1 FROM input i WHERE i.name = e.name)
     )
-    INSERT INTO tool_name_entry (tenant_id, server_id, name, folded, skeleton, sibling_key, hash, version_id)
-    SELECT ${tenantId}::uuid, ${serverId}::uuid, i.name, i.folded, i.skeleton, i.sibling_key, i.hash, i.version_id FROM input i
+    INSERT INTO tool_name_entry (tenant_id, server_id, name, folded, skeleton, sibling_key, hash, version_id, description)
+    SELECT ${tenantId}::uuid, ${serverId}::uuid, i.name, i.folded, i.skeleton, i.sibling_key, i.hash, i.version_id, v.definition ->> 'description'
+      FROM input i
+      -- the search text (content-addressed with the hash, so an unchanged row keeps it)
+      LEFT JOIN tool_version v ON v.id = i.version_id AND v.tenant_id = ${tenantId}::uuid
     ON CONFLICT (server_id, name) DO UPDATE
-       SET folded = EXCLUDED.folded, skeleton = EXCLUDED.skeleton, sibling_key = EXCLUDED.sibling_key, hash = EXCLUDED.hash, version_id = EXCLUDED.version_id
+       SET folded = EXCLUDED.folded, skeleton = EXCLUDED.skeleton, sibling_key = EXCLUDED.sibling_key, hash = EXCLUDED.hash, version_id = EXCLUDED.version_id, description = EXCLUDED.description
      WHERE (tool_name_entry.folded, tool_name_entry.skeleton, tool_name_entry.sibling_key, tool_name_entry.hash, tool_name_entry.version_id)
            IS DISTINCT FROM (EXCLUDED.folded, EXCLUDED.skeleton, EXCLUDED.sibling_key, EXCLUDED.hash, EXCLUDED.version_id)`;
   const fresh = rows.filter((r) => !same(r) && r.variants.length > 0);

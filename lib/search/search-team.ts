@@ -15,7 +15,7 @@ export const SearchQuery = z.object({
 });
 
 // Each group first takes up to CANDIDATES matches in index order (a trigram GIN index answers the
-// ILIKE, migration 20261203120000), then ranks only those: exact, then prefix, then the rest. A
+// ILIKE, migrations 20261203120000 and 20261206090000), then ranks only those: exact, then prefix, then the rest. A
 // query that matches half the fleet ("get") costs CANDIDATES rows, not half the fleet.
 const CANDIDATES = 200;
 
@@ -47,9 +47,9 @@ function searchServers(ctx: ServiceContext, q: string, contains: string, prefix:
 }
 
 /**
- * Current tools only: a tool_version row is a tool some snapshot had; it is current where the
- * tool-name index (one row per name of each server's latest snapshot) points at it. Name matches
- * rank before description matches.
+ * Current tools only: the tool-name index holds one row per name of each server's latest snapshot,
+ * with its description, and carries the trigram indexes (migration 20261206090000; history in
+ * tool_version is not indexed for search). Name matches rank before description matches.
  */
 async function searchTools(ctx: ServiceContext, q: string): Promise<ToolHit[]> {
   const rows = await ctx.db.$queryRaw<(ToolHit & { rank: number })[]>(toolSearchSql(ctx.tenantId, q));
@@ -62,12 +62,11 @@ export function toolSearchSql(tenantId: string, q: string): Prisma.Sql {
   const prefix = `${likeEscape(q)}%`;
   return Prisma.sql`
     SELECT c.server_id AS "serverId", m.name AS "serverName", c.name, c.description, c.rank
-      FROM (SELECT e.server_id, v.name, left(v.definition ->> 'description', 200) AS description,
-                   CASE WHEN lower(v.name) = lower(${q}) THEN 0 WHEN v.name ILIKE ${prefix} THEN 1 WHEN v.name ILIKE ${contains} THEN 2 ELSE 3 END AS rank
-              FROM tool_version v
-              JOIN tool_name_entry e ON e.tenant_id = v.tenant_id AND e.name = v.name AND e.hash = v.hash AND e.version_id = v.id
-             WHERE v.tenant_id = ${tenantId}::uuid AND v.kind = 'tool'
-               AND (v.name ILIKE ${contains} OR v.definition ->> 'description' ILIKE ${contains})
+      FROM (SELECT e.server_id, e.name, left(e.description, 200) AS description,
+                   CASE WHEN lower(e.name) = lower(${q}) THEN 0 WHEN e.name ILIKE ${prefix} THEN 1 WHEN e.name ILIKE ${contains} THEN 2 ELSE 3 END AS rank
+              FROM tool_name_entry e
+             WHERE e.tenant_id = ${tenantId}::uuid
+               AND (e.name ILIKE ${contains} OR e.description ILIKE ${contains})
              LIMIT ${CANDIDATES}) AS c
       JOIN mcp_server m ON m.id = c.server_id AND m.tenant_id = ${tenantId}::uuid
      ORDER BY c.rank, lower(c.name), lower(m.name), c.server_id

@@ -31,10 +31,10 @@ async function insertFleetRows(ctx: ServiceContext, label: string): Promise<void
              -- counted (a constant): 200,000 uncounted rows would leave every later worker a backfill
              30
         FROM servers s, generate_series(0, ${TOOLS - 1}) AS k
-      RETURNING id, hash, name
+      RETURNING id, hash, name, definition ->> 'description' AS description
     )
-    INSERT INTO tool_name_entry (tenant_id, server_id, name, folded, skeleton, sibling_key, hash, version_id, created_at)
-    SELECT ${ctx.tenantId}::uuid, s.id, v.name, v.name, v.name, v.name, v.hash, v.id, s.created_at
+    INSERT INTO tool_name_entry (tenant_id, server_id, name, folded, skeleton, sibling_key, hash, version_id, created_at, description)
+    SELECT ${ctx.tenantId}::uuid, s.id, v.name, v.name, v.name, v.name, v.hash, v.id, s.created_at, v.description
       FROM versions v JOIN servers s ON s.i = split_part(v.hash, '-', 2)::int`;
   await ctx.db.$executeRawUnsafe("ANALYZE mcp_server, tool_version, tool_name_entry");
 }
@@ -86,7 +86,7 @@ describe("search and collisions at 2,000 servers × 50 tools", () => {
     for (const q of ["host 1999:", "template 39", "op_4"]) {
       const { indexes, ms } = await explain(ctx, toolSearchSql(ctx.tenantId, q));
       console.log(`tool search ${JSON.stringify(q)}: ${ms.toFixed(1)} ms, indexes ${[...new Set(indexes)].join(", ")}`);
-      if (q === "host 1999:") expect(indexes).toContain("tool_version_description_trgm_idx");
+      if (q === "host 1999:") expect(indexes).toContain("tool_name_entry_description_trgm_idx");
     }
     const result = await searchTeam(ctx, { q: "template 39" });
     expect(result.tools).toHaveLength(8);
