@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "./generated/prisma/client";
+import { PrismaClient, type Prisma } from "./generated/prisma/client";
 import { loadEnv, requireDatabaseUrl } from "./env";
 import type { PoolCounts } from "./metrics/pool-gauges";
 
@@ -25,6 +25,21 @@ export function createDb(url: string, max = 10): Db {
 /** The connection counts of a client made by createDb (undefined for any other). */
 export function poolOf(db: Db): PoolCounts | undefined {
   return pools.get(db);
+}
+
+/**
+ * Rows of one raw statement, sent straight to the client's pg pool when it has one (createDb):
+ * the listing path's SQL functions take one jsonb and return text, uuid, boolean and jsonb
+ * columns, which pg decodes as Prisma would, without Prisma's per-query runtime. That runtime
+ * was ~7 % of the worker's samples in a 2,000-server sweep (bench/RESULTS.md, eighth pass).
+ * Inside a transaction, or for a client made elsewhere, it is the same statement through Prisma.
+ * Only for statements whose columns are of those types (int8 and numeric decode differently).
+ */
+export async function queryRows<T>(db: Db | Tx, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db as Db);
+  if (!pool) return (db as Db).$queryRaw<T[]>(query);
+  const result = await pool.query(query.text, query.values as unknown[]);
+  return result.rows as T[];
 }
 
 // Next's dev server re-evaluates modules on reload; keep one pool per process.

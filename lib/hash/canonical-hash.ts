@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import canonicalize from "canonicalize";
 
 // Content addresses carry their scheme, so a future change of canonicalisation or digest can
@@ -13,7 +13,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 function digest(text: string): string {
-  return `${HASH_SCHEME}:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+  // One-shot hash: a listing hashes every tool, and a Hash object per call cost more than the digest.
+  return `${HASH_SCHEME}:${hash("sha256", text, "hex")}`;
 }
 
 /** Address of one tool definition, exactly as the server sent it. */

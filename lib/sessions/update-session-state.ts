@@ -1,7 +1,8 @@
 import { alertOnAuthChange, alertOnStatusChange } from "@/lib/alerts/server-status-alerts";
 import type { ServiceContext } from "@/lib/context";
+import { queryRows } from "@/lib/db";
 import { LeaseLostError } from "@/lib/errors";
-import type { SessionStatus } from "@/lib/generated/prisma/client";
+import { Prisma, type SessionStatus } from "@/lib/generated/prisma/client";
 import { assertLeaseHeld } from "@/lib/workers/leases";
 
 export type SessionPatch = {
@@ -42,7 +43,7 @@ export async function updateSessionState(ctx: ServiceContext, serverId: string, 
     ...(status ? { status, reason: reason ?? null } : {}),
     ...(connectedAt !== undefined ? { connectedAt: connectedAt?.toISOString() ?? null } : {}),
   };
-  const [row] = await ctx.db.$queryRaw<Row[]>`SELECT * FROM tw_update_session(${JSON.stringify(payload)}::jsonb)`;
+  const [row] = await queryRows<Row>(ctx.db, Prisma.sql`SELECT * FROM tw_update_session(${JSON.stringify(payload)}::jsonb)`);
   if (!row || row.outcome === "lease_lost") throw new LeaseLostError(serverId);
   if (row.outcome !== "ok" || !row.to_status) return;
   const to = row.to_status;

@@ -1,10 +1,12 @@
 import type { ServiceContext } from "@/lib/context";
+import { queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { LeaseLostError } from "@/lib/errors";
 import type { ToolLike } from "@/lib/diff";
 import { hashTool, hashToolList } from "./canonical-hash";
 import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "@/lib/surface/surface";
 import { summarizeChange, summarizeSurfaceChange, withSurface, type GoneSurfaceItem } from "./summarize-change";
-import { loadContextTokenCounter } from "@/lib/context-tokens/load-counter";
+import { loadAddressCounter } from "@/lib/context-tokens/load-counter";
 
 import type { SnapshotTrigger } from "@/lib/listing-trigger";
 
@@ -84,7 +86,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
 
   for (let attempt = 1; ; attempt++) {
     const keys = hashed.map((t) => [t.name, t.hash]);
-    const [head] = await ctx.db.$queryRaw<ConfirmRow[]>`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys, surfaceKeys, surfaceTracked: Boolean(input.surface) })}::jsonb)`;
+    const [head] = await queryRows<ConfirmRow>(ctx.db, Prisma.sql`SELECT * FROM tw_confirm_listing(${JSON.stringify({ ...base, keys, surfaceKeys, surfaceTracked: Boolean(input.surface) })}::jsonb)`);
     if (!head || head.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
     if (head.outcome === "confirmed") return { kind: "confirmed", snapshotId: head.snapshot_id!, contentHash, evaluated: head.evaluated === true, firstLook: false };
 
@@ -96,10 +98,11 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     const serverVersion = input.serverVersion ?? null;
     const unique = new Map(hashed.map((t) => [t.hash, t]));
     // Context tokens are counted once per version, when its row is inserted: versions the previous
-    // snapshot had exist already (the insert skips them), so a one-tool change counts one tool.
+    // snapshot had exist already (the insert skips them), so a one-tool change counts one tool; and
+    // a version another server listed already is counted from memory (loadAddressCounter).
     const known = new Set([...(head.prev_keys ?? []).map(([, hash]) => hash), ...(head.prev_surface_keys ?? []).map(([, , hash]) => hash)]);
-    const count = await loadContextTokenCounter();
-    const tokensOf = (hash: string, kind: string, definition: unknown) => (known.has(hash) ? null : count(kind, definition));
+    const count = await loadAddressCounter();
+    const tokensOf = (hash: string, kind: string, definition: unknown) => (known.has(hash) ? null : count(kind, hash, definition));
     const payload = {
       ...base,
       expectedPrev: previous,
@@ -122,7 +125,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
       diagnostics: input.diagnostics ?? null,
       diffSummary,
     };
-    const [row] = await ctx.db.$queryRaw<RecordRow[]>`SELECT * FROM tw_record_snapshot(${JSON.stringify(payload)}::jsonb)`;
+    const [row] = await queryRows<RecordRow>(ctx.db, Prisma.sql`SELECT * FROM tw_record_snapshot(${JSON.stringify(payload)}::jsonb)`);
     if (!row || row.outcome === "lease_lost") throw new LeaseLostError(input.serverId);
     if (row.outcome === "server_gone") throw new Error(`Server ${input.serverId} is not in tenant ${ctx.tenantId}`);
     if (row.outcome === "created") return { kind: "created", snapshotId: row.snapshot_id!, contentHash, evaluated: false, firstLook: previous === null };

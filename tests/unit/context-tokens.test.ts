@@ -77,3 +77,21 @@ describe("what an agent host puts in context", () => {
     expect(countContextTokens("tool", "nonsense")).toBe(1);
   });
 });
+
+describe("counting by content address (loadAddressCounter)", () => {
+  it("gives each address the count of its own definition and reuses it for the same address", async () => {
+    const { loadAddressCounter } = await import("@/lib/context-tokens/load-counter");
+    const count = await loadAddressCounter();
+    const a = { name: "get_invoice", description: "hello world", inputSchema: { type: "object" } };
+    const b = { name: "get_invoice", description: "tiktoken is great!", inputSchema: { type: "object" } };
+    // Two addresses, two definitions: each keeps its own count (hand-checked pieces above: the
+    // descriptions differ by 6 - 2 = 4 tokens).
+    const first = count("tool", "jcs-sha256:a", a);
+    const second = count("tool", "jcs-sha256:b", b);
+    expect(second - first).toBe(4);
+    // The same address is a count from memory: a definition passed with it is not read again.
+    expect(count("tool", "jcs-sha256:a", b)).toBe(first);
+    // The kind is part of the address: a prompt with the same hash string is counted on its own.
+    expect(count("prompt", "jcs-sha256:a", { name: "p" })).not.toBe(first);
+  });
+});
