@@ -30,14 +30,14 @@ export function poolOf(db: Db): PoolCounts | undefined {
 /**
  * Rows of one raw statement, sent straight to the client's pg pool when it has one (createDb):
  * the listing path's SQL functions take one jsonb and return text, uuid, boolean and jsonb
- * columns, which pg decodes as Prisma would, without Prisma's per-query runtime. That runtime
- * was ~7 % of the worker's samples in a 2,000-server sweep (bench/RESULTS.md, eighth pass).
- * Inside a transaction, or for a client made elsewhere, it is the same statement through Prisma.
- * Only for statements whose columns are of those types (int8 and numeric decode differently).
+ * columns, which pg decodes as Prisma would, without Prisma's per-query runtime (0.19–0.39 ms
+ * of client CPU a statement, against 0.06–0.09 ms; bench/RESULTS.md, eighth pass). For a client
+ * made elsewhere it is the same statement through Prisma. Only for statements whose columns are
+ * of those types (int8 and numeric decode differently).
  */
-export async function queryRows<T>(db: Db | Tx, query: Prisma.Sql): Promise<T[]> {
-  const pool = pools.get(db as Db);
-  if (!pool) return (db as Db).$queryRaw<T[]>(query);
+export async function queryRows<T>(db: Db, query: Prisma.Sql): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool) return db.$queryRaw<T[]>(query);
   const result = await pool.query(query.text, query.values as unknown[]);
   return result.rows as T[];
 }
