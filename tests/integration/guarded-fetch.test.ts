@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGuardedFetch, isLongLivedStream, type GuardedFetch } from "@/lib/discovery/node/guarded-fetch";
@@ -48,6 +49,17 @@ beforeAll(async () => {
     if (url.pathname === "/bytes") {
       res.writeHead(200, { "content-type": "application/octet-stream", ...(url.searchParams.has("declare") ? { "content-length": bytes } : {}) });
       return void writeBytes(res, bytes).then(() => res.end());
+    }
+    if (url.pathname === "/gzip") {
+      // A small compressed body that inflates to n bytes: its Content-Length says nothing about the inflated size.
+      const packed = zlib.gzipSync(Buffer.alloc(bytes, 0x61));
+      return void res.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": packed.length }).end(packed);
+    }
+    if (url.pathname === "/lying-length") {
+      // Declares 1,000 bytes, then keeps sending: written to the socket directly, past what HTTP allows.
+      res.socket!.write("HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\ncontent-length: 1000\r\n\r\n");
+      const chunks = Array.from({ length: Math.ceil(bytes / CHUNK.length) }, () => CHUNK);
+      return void res.socket!.end(Buffer.concat(chunks));
     }
     if (url.pathname === "/stream") {
       // Never ends on its own, like an SSE / subscription stream.
@@ -173,6 +185,23 @@ describe("response size cap", () => {
   it("lets a 1 MiB body through", async () => {
     const res = await guarded(false, 16 * MIB)(`${base}/bytes?n=${MIB}`);
     expect((await res.arrayBuffer()).byteLength).toBe(MIB);
+  });
+
+  it("lets a 1 MiB body with a declared length through whole (the path that skips counting)", async () => {
+    const res = await guarded(false, 16 * MIB)(`${base}/bytes?n=${MIB}&declare=1`);
+    expect((await res.arrayBuffer()).byteLength).toBe(MIB);
+  });
+
+  it("counts a compressed body after inflating it: 20 KiB of gzip that inflates to 20 MiB passes no 16 MiB cap", async () => {
+    const res = await guarded(false, 16 * MIB)(`${base}/gzip?n=${20 * MIB}`);
+    expect(Number(res.headers.get("content-length"))).toBeLessThan(MIB);
+    await expect(res.arrayBuffer()).rejects.toMatchObject({ code: "RESPONSE_TOO_LARGE" });
+  });
+
+  it("never reads past a declared Content-Length: a server that declares 1,000 bytes and sends 20 MiB yields 1,000", async () => {
+    const res = await guarded(false, 64 * 1024)(`${base}/lying-length?n=${20 * MIB}`);
+    const got = await res.arrayBuffer().then((b) => b.byteLength, (e: unknown) => e);
+    expect(got).toBe(1000);
   });
 
   it("rejects up front when Content-Length already exceeds the cap", async () => {

@@ -173,7 +173,13 @@ function toCappedResponse(res: UndiciResponse, limit: number | undefined): Respo
     throw new ResponseTooLargeError(limit);
   }
   let body = NULL_BODY_STATUSES.has(res.status) ? null : (res.body as ReadableStream<Uint8Array> | null);
-  if (body && limit !== undefined) body = body.pipeThrough(countingStream(limit));
+  // A body undici decodes as it arrived (no Content-Encoding) with a declared length within the cap
+  // cannot exceed it: HTTP/1.1 framing ends the body at Content-Length (extra bytes are a protocol
+  // error that drops the connection). Only bodies that could grow — chunked, or compressed (a small
+  // gzip can inflate past any cap) — are counted: the counting stream cost ~0.19 ms of CPU per
+  // response, a fifth of a plain JSON request (bench/RESULTS.md, ninth pass).
+  const boundedByFraming = Number.isFinite(declared) && (res.headers.get("content-encoding") ?? "identity").toLowerCase() === "identity";
+  if (body && limit !== undefined && !boundedByFraming) body = body.pipeThrough(countingStream(limit));
   const wrapped = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers as unknown as HeadersInit });
   // The SDK reads response.url to explain redirects; a constructed Response would report "".
   Object.defineProperties(wrapped, { url: { value: res.url }, redirected: { value: res.redirected } });
