@@ -86,6 +86,7 @@ export function createSessionSink(
       const result = await recordSnapshot(ctx, {
         serverId,
         tools: listing.tools,
+        toolHashes: cached?.toolHashes,
         surface: listing.surface,
         trigger,
         protocolVersion: facts.protocolVersion,

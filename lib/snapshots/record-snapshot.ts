@@ -17,6 +17,11 @@ export type RecordSnapshotInput = {
   /** Raw tool objects as the server sent them, in server order. */
   tools: ReadonlyArray<{ name: string } & Record<string, unknown>>;
   /**
+   * The tools' content addresses when the caller has them already (the tool-list cache hashed this
+   * very listing a moment before): same order and length as `tools`, or ignored.
+   */
+  toolHashes?: readonly string[];
+  /**
    * Prompts, resources, templates and instructions as listed (lib/surface). Absent: this listing did
    * not look at them (the snapshot is marked untracked, and the next tracked one diffs nothing against it).
    */
@@ -76,7 +81,8 @@ const MAX_ATTEMPTS = 3;
  */
 export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotInput): Promise<RecordSnapshotResult> {
   const at = input.at ?? new Date();
-  const hashed = input.tools.map((tool) => ({ name: tool.name, hash: hashTool(tool), tool: tool as ToolLike }));
+  const known = input.toolHashes?.length === input.tools.length ? input.toolHashes : undefined;
+  const hashed = input.tools.map((tool, i) => ({ name: tool.name, hash: known?.[i] ?? hashTool(tool), tool: tool as ToolLike }));
   const items = surfaceItems(input.surface);
   // Tools-only servers keep the hash they always had: an upgrade writes no new snapshot for them.
   const contentHash = combineContentHash(hashToolList(hashed), hashSurface(items));

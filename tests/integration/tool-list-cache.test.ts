@@ -72,6 +72,22 @@ describe("tool-list cache", () => {
     expect(byServer[idb.serverId]).toMatchObject({ misses: 0, hits: 1, refreshes: 1, tenantId: b.tenantId, lastReason: "ttl_expiry" });
   });
 
+  it("hands back a fetched list's content addresses in the list's order (the snapshot store reuses them), none for a list it served", async () => {
+    const c = cache();
+    const ida = await identity(a);
+    const idb = { ...(await identity(b)), endpointKey: ida.endpointKey };
+    const fetch = counted(() => listing(["search", "fetch"], "public", 60_000));
+    // sha256sum of the RFC 8785 text, e.g. {"description":"search things","inputSchema":{"properties":{},"type":"object"},"name":"search"}
+    const fetched = await c.obtain(ida, "connect", 0, fetch);
+    expect(fetched.toolHashes).toEqual([
+      "jcs-sha256:bde9de199fee1369880c42ad7ae374ce1e008dbd550534a81921576858971657",
+      "jcs-sha256:cb1bb0fba95025fb920f57683b4b79aa08e803ffa7a0bb60e39a8b89879c9294",
+    ]);
+    const served = await c.obtain(idb, "connect", 0, fetch);
+    expect(served).toMatchObject({ outcome: "hit" });
+    expect(served.toolHashes).toBeUndefined();
+  });
+
   it("never serves a private list to another team, even with the same authorization context", async () => {
     const c = cache();
     const ida = await identity(a, "ac1:same-token");

@@ -43,3 +43,26 @@ describe("tool versions by id (one primary-key probe per id, tenant-scoped)", ()
     expect(await versionRowsById(mine.db, mine.tenantId, ["00000000-0000-4000-8000-000000000000"])).toEqual([]);
   });
 });
+
+describe("content addresses a caller hands in (the tool-list cache's, toolHashes)", () => {
+  // sha256sum of the RFC 8785 text of tool("search") and tool("fetch"), computed outside the code.
+  const SEARCH = "jcs-sha256:bde9de199fee1369880c42ad7ae374ce1e008dbd550534a81921576858971657";
+  const FETCH = "jcs-sha256:cb1bb0fba95025fb920f57683b4b79aa08e803ffa7a0bb60e39a8b89879c9294";
+
+  async function storedHashes(ctx: ServiceContext, toolHashes: string[]) {
+    const server = await insertServerRow(ctx, `th-${toolHashes.length}`, { transport: "stdio", command: "true", args: [], env: {} }, { enabled: false });
+    const result = await recordSnapshot(ctx, { serverId: server.id, tools: [tool("search"), tool("fetch")], toolHashes, trigger: "connect" });
+    const snap = await ctx.db.snapshot.findFirstOrThrow({ where: { id: result.snapshotId } });
+    const rows = await versionRowsById(ctx.db, ctx.tenantId, snap.toolVersionIds);
+    return snap.toolVersionIds.map((id) => rows.find((r) => r.id === id)!.hash);
+  }
+
+  it("takes addresses that match the list one for one", async () => {
+    expect(await storedHashes(await createTenantContext("tvid-hashes-a"), [SEARCH, FETCH])).toEqual([SEARCH, FETCH]);
+  });
+
+  it("ignores addresses of another length entirely (none of them is used) and computes its own", async () => {
+    // Had the one address been used for the first tool, "search" would be stored under FETCH.
+    expect(await storedHashes(await createTenantContext("tvid-hashes-b"), [FETCH])).toEqual([SEARCH, FETCH]);
+  });
+});
