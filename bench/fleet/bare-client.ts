@@ -2,8 +2,9 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 
 // The floor the product is compared with: the MCP client alone, one server after another —
 // connect, every tools/list page, close. No database, no diff, no audit.
-export async function bareClientLoop(urls: string[]): Promise<{ ms: number; perSnapshotMs: number; tools: number }> {
+export async function bareClientLoop(urls: string[]): Promise<{ ms: number; perSnapshotMs: number; cpuMsPerSnapshot: number; tools: number }> {
   let tools = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   for (const url of urls) {
     const client = new Client({ name: "fleet-bench-bare", version: "1.0.0" });
@@ -17,5 +18,6 @@ export async function bareClientLoop(urls: string[]): Promise<{ ms: number; perS
     await client.close();
   }
   const ms = performance.now() - started;
-  return { ms, perSnapshotMs: ms / urls.length, tools };
+  const cpu = process.cpuUsage(cpu0);
+  return { ms, perSnapshotMs: ms / urls.length, cpuMsPerSnapshot: (cpu.user + cpu.system) / 1000 / urls.length, tools };
 }

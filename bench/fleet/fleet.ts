@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fixtureToolList } from "./fleet-tools";
+import { cpuSeconds } from "./proc-stats";
 
 // N fixture servers for the product to watch: Streamable HTTP endpoints spread over a few
 // fixture processes (fixture-fleet.ts, up to `perProcess` each), a share over stdio
@@ -20,6 +21,8 @@ export type Fleet = {
   /** The first requests an HTTP endpoint received: "<ms> <method> [client name]" each. */
   trail(i: number): Promise<string[]>;
   reset(): Promise<void>;
+  /** CPU seconds the HTTP fixture processes have used (utime + stime; the stdio ones are the worker's children). */
+  cpuSeconds(): number;
   change(i: number): Promise<{ t0: number; notified: boolean }>;
   stop(): Promise<void>;
 };
@@ -107,6 +110,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
       await Promise.all(procs.map((p) => fetch(`http://127.0.0.1:${p.port}/control/reset`, { method: "POST" }).then((r) => r.text())));
       for (const f of fs.readdirSync(dir)) if (f.startsWith("counts-")) fs.rmSync(path.join(dir, f));
     },
+    cpuSeconds: () => procs.reduce((sum, p) => sum + (p.child.pid ? cpuSeconds(p.child.pid) : 0), 0),
     change: async (i) => (await (await fetch(`http://127.0.0.1:${procOf(i).port}/control/change/${i}`, { method: "POST" })).json()) as { t0: number; notified: boolean },
     stop: async () => {
       await Promise.all(procs.map((p) => new Promise<void>((resolve) => (p.child.exitCode !== null ? resolve() : (p.child.once("exit", () => resolve()), p.child.kill("SIGTERM"))))));

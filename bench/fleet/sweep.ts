@@ -40,7 +40,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
       await db.query("SELECT pg_stat_statements_reset()");
     }
-    const cpu0 = { worker: cpuSeconds(product.workerPid), web: cpuSeconds(product.webPid), pg: clusterCpuSeconds(product.postgresPid) };
+    const cpu0 = { worker: cpuSeconds(product.workerPid), web: cpuSeconds(product.webPid), pg: clusterCpuSeconds(product.postgresPid), fleet: fleet.cpuSeconds() };
     const t0 = Date.now();
     const reg = await registerServers(product.baseUrl, teamA, Array.from({ length: n }, (_, i) => fleet.body(i)));
     const registeredAt = Date.now();
@@ -78,6 +78,7 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
       workerCpuS: Number((cpuSeconds(product.workerPid) - cpu0.worker).toFixed(1)),
       webCpuS: Number((cpuSeconds(product.webPid) - cpu0.web).toFixed(1)),
       postgresCpuS: Number((clusterCpuSeconds(product.postgresPid) - cpu0.pg).toFixed(1)),
+      fixtureCpuS: Number((fleet.cpuSeconds() - cpu0.fleet).toFixed(1)),
       workerPeakRssMiB: Math.round(sampler.peak("worker")),
       webPeakRssMiB: Math.round(sampler.peak("web")),
     });
@@ -122,9 +123,24 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
         if (opts.bare) {
           // The bare client over the same HTTP endpoints, with the product stopped.
           const urls = Array.from({ length: n }, (_, i) => i).filter((i) => !fleet.isStdio(i)).map((i) => fleet.url(i));
+          const fleetCpu0 = fleet.cpuSeconds();
           const bare = await bareClientLoop(urls);
           const product = result.productMsPerSnapshot as number | null;
-          Object.assign(result, { bareMsPerSnapshot: Number(bare.perSnapshotMs.toFixed(1)), productVsBare: product ? Number((product / bare.perSnapshotMs).toFixed(1)) : null });
+          // Where the sweep's time could go at best: every CPU second the sweep used (product and
+          // fixtures) spread evenly over the machine's cores. A sweep cannot be shorter than this
+          // without using less CPU, whatever its threads; productVsBare cannot go below floorVsBare.
+          const sweepCpuS = ["workerCpuS", "webCpuS", "postgresCpuS", "fixtureCpuS"].reduce((sum, k) => sum + Number(result[k] ?? 0), 0);
+          const floorMs = (sweepCpuS * 1000) / os.availableParallelism() / n;
+          const productCpuMs = ((Number(result.workerCpuS) + Number(result.webCpuS) + Number(result.postgresCpuS)) * 1000) / n;
+          Object.assign(result, {
+            bareMsPerSnapshot: Number(bare.perSnapshotMs.toFixed(1)),
+            productVsBare: product ? Number((product / bare.perSnapshotMs).toFixed(1)) : null,
+            bareClientCpuMsPerSnapshot: Number(bare.cpuMsPerSnapshot.toFixed(2)),
+            bareFixtureCpuMsPerSnapshot: Number((((fleet.cpuSeconds() - fleetCpu0) * 1000) / urls.length).toFixed(2)),
+            productCpuMsPerSnapshot: Number(productCpuMs.toFixed(2)),
+            cpuFloorMsPerSnapshot: Number(floorMs.toFixed(1)),
+            floorVsBare: Number((floorMs / bare.perSnapshotMs).toFixed(1)),
+          });
         }
         await fleet.stop();
       },
