@@ -129,9 +129,9 @@ export async function runSweep(opts: SweepOptions): Promise<Running> {
           // Where the sweep's time could go at best: every CPU second the sweep used (product and
           // fixtures) spread evenly over the machine's cores. A sweep cannot be shorter than this
           // without using less CPU, whatever its threads; productVsBare cannot go below floorVsBare.
-          const sweepCpuS = ["workerCpuS", "webCpuS", "postgresCpuS", "fixtureCpuS"].reduce((sum, k) => sum + Number(result[k] ?? 0), 0);
-          const floorMs = (sweepCpuS * 1000) / os.availableParallelism() / n;
-          const productCpuMs = ((Number(result.workerCpuS) + Number(result.webCpuS) + Number(result.postgresCpuS)) * 1000) / n;
+          const productCpuS = Number(result.workerCpuS) + Number(result.webCpuS) + Number(result.postgresCpuS);
+          const floorMs = ((productCpuS + Number(result.fixtureCpuS)) * 1000) / os.availableParallelism() / n;
+          const productCpuMs = (productCpuS * 1000) / n;
           Object.assign(result, {
             bareMsPerSnapshot: Number(bare.perSnapshotMs.toFixed(1)),
             productVsBare: product ? Number((product / bare.perSnapshotMs).toFixed(1)) : null,

@@ -171,9 +171,10 @@ export class ToolListCache {
     const scope = listing.cacheScope;
     const ttlMs = listing.ttlMs === null ? null : Math.max(0, listing.ttlMs);
     const partition = partitionFor(scope, id.authContext, id.tenantId);
-    // Returned with the entry: the snapshot store needs the same addresses and no second pass (0.45 ms a 50-tool list).
-    const toolHashes = listing.tools.map((t) => hashTool(t));
-    const listHash = hashToolList(listing.tools.map((t, i) => ({ name: t.name, hash: toolHashes[i]! })));
+    // The addresses go back with the entry: the snapshot store needs the same ones (0.45 ms a 50-tool list).
+    const hashed = listing.tools.map((t) => ({ name: t.name, hash: hashTool(t) }));
+    const toolHashes = hashed.map((t) => t.hash);
+    const listHash = hashToolList(hashed);
     const expiresAt = new Date(fetchedAt.getTime() + Math.min(ttlMs ?? 0, MAX_TTL_MS));
     const others = id.authContext === "anonymous" ? readablePartitions(id.authContext, id.tenantId).filter((p) => p !== partition) : [];
     const entryTenant = partition === PUBLIC_PARTITION ? null : id.tenantId;

@@ -81,8 +81,8 @@ const MAX_ATTEMPTS = 3;
  */
 export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotInput): Promise<RecordSnapshotResult> {
   const at = input.at ?? new Date();
-  const known = input.toolHashes?.length === input.tools.length ? input.toolHashes : undefined;
-  const hashed = input.tools.map((tool, i) => ({ name: tool.name, hash: known?.[i] ?? hashTool(tool), tool: tool as ToolLike }));
+  const given = input.toolHashes?.length === input.tools.length ? input.toolHashes : undefined;
+  const hashed = input.tools.map((tool, i) => ({ name: tool.name, hash: given?.[i] ?? hashTool(tool), tool: tool as ToolLike }));
   const items = surfaceItems(input.surface);
   // Tools-only servers keep the hash they always had: an upgrade writes no new snapshot for them.
   const contentHash = combineContentHash(hashToolList(hashed), hashSurface(items));
