@@ -1,12 +1,12 @@
 import { withTransaction } from "@/lib/transaction";
 import { randomBytes } from "node:crypto";
-import { defaultKeyHasher } from "@better-auth/api-key";
 import { z } from "zod";
 import { recordAudit, actorLabel } from "@/lib/audit-log/record-audit";
 import { ROLE_NAMES, type ServiceContext } from "@/lib/context";
 import type { Tx } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
+import { hashApiKey } from "./hash-api-key";
 import { parseKeyMetadata } from "./key-metadata";
 import { actorRole, requirePermission, ROLE_RANK } from "./permissions";
 import { invalidInput } from "@/lib/validation";
@@ -60,7 +60,7 @@ export async function createApiKey(ctx: ServiceContext, raw: unknown): Promise<A
         name: input.name,
         start: key.slice(0, 8),
         prefix: KEY_PREFIX,
-        key: await defaultKeyHasher(key),
+        key: hashApiKey(key),
         referenceId: ctx.tenantId,
         enabled: true,
         rateLimitEnabled: false,

@@ -1,7 +1,7 @@
-import { defaultKeyHasher } from "@better-auth/api-key";
 import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { rootLogger } from "@/lib/logger";
+import { hashApiKey } from "./hash-api-key";
 import { apiKeyGeneration, cachedApiKey, rememberApiKey, type KeyRow } from "./api-key-cache";
 
 // Verifying a team API key on every API request. The plugin's verifyApiKey writes the key's row
@@ -20,7 +20,7 @@ export type KeyRejection = "INVALID_API_KEY" | "KEY_DISABLED" | "KEY_EXPIRED";
 type Verdict = { key: VerifiedKey } | { error: KeyRejection };
 
 export async function verifyApiKey(db: Db, secret: string, now = new Date()): Promise<Verdict> {
-  const hashed = await defaultKeyHasher(secret);
+  const hashed = hashApiKey(secret);
   const cached = await cachedApiKey(hashed, now.getTime());
   if (cached) {
     if (now.getTime() - cached.touchedAt >= LAST_USED_RESOLUTION_S * 1000) {
