@@ -141,7 +141,10 @@ async function withAuthorization<T>(transport: Transport, opts: ConnectOptions, 
 }
 
 async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: ConnectOptions, prior: EraVerdict | undefined, budget: AuthBudget): Promise<OpenConnection> {
-  const { transport, stderrTail, stdoutNoise } = createTransport(config, kind, opts);
+  // Set once the client exists: a GET notification stream is worth opening only to a server that
+  // advertises a listChanged we follow (the SDK would open one regardless).
+  let streamWanted = () => true;
+  const { transport, stderrTail, stdoutNoise } = createTransport(config, kind, opts, () => streamWanted());
   const capture = instrumentTransport(transport);
   const era = opts.era ?? "auto";
   const client = new Client(opts.clientInfo ?? CLIENT_INFO, {
@@ -158,6 +161,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
       resources: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onListChanged() },
     },
   });
+  streamWanted = () => advertisesListChanged(client.getServerCapabilities() as Record<string, unknown> | undefined);
   let settle!: (reason: string) => void;
   const closed = new Promise<string>((resolve) => (settle = resolve));
   // Transport faults explain what would otherwise look like a bare timeout or close: a stdio
@@ -195,8 +199,8 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
 
   const negotiatedEra = client.getProtocolEra() ?? "legacy";
   const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
-  const pushes = (key: string) => Boolean((capabilities?.[key] as { listChanged?: boolean } | undefined)?.listChanged);
-  const advertised = pushes("tools") || pushes("prompts") || pushes("resources");
+  const pushes = (key: string) => listChangedOf(capabilities, key);
+  const advertised = advertisesListChanged(capabilities ?? undefined);
   const filter = { toolsListChanged: pushes("tools"), ...(pushes("prompts") ? { promptsListChanged: true } : {}), ...(pushes("resources") ? { resourcesListChanged: true } : {}) };
   const honoured = (f: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean } | undefined) =>
     Boolean(f?.toolsListChanged || f?.promptsListChanged || f?.resourcesListChanged);
@@ -246,6 +250,12 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
     },
   };
 }
+
+const listChangedOf = (capabilities: Record<string, unknown> | null | undefined, key: string) =>
+  Boolean((capabilities?.[key] as { listChanged?: boolean } | undefined)?.listChanged);
+/** Whether the server says it will push a list_changed we follow (tools, prompts or resources). */
+const advertisesListChanged = (capabilities: Record<string, unknown> | undefined) =>
+  listChangedOf(capabilities, "tools") || listChangedOf(capabilities, "prompts") || listChangedOf(capabilities, "resources");
 
 type Fault = { current: { code: string; message: string } | undefined };
 const currentFault = (faults: Fault) => faults.current;

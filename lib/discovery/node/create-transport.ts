@@ -44,7 +44,7 @@ const MAX_STEP_UP_RETRIES = 1;
  * server's configured env is laid over that default rather than over the worker's own env
  * (which must not leak the worker's secrets into third-party servers).
  */
-export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions): CreatedTransport {
+export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions, streamWanted?: () => boolean): CreatedTransport {
   if (config.transport === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -80,7 +80,7 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   return {
     transport: new StreamableHTTPClientTransport(url, {
       requestInit,
-      fetch: opts.fetch,
+      fetch: streamWanted ? skippingUnwantedStreams(opts.fetch, streamWanted) : opts.fetch,
       ...(opts.authProvider
         ? {
             authProvider: opts.authProvider,
@@ -125,4 +125,27 @@ function watchStdoutNoise(stdout: NodeJS.ReadableStream, noise: { lines: number;
       }
     }
   });
+}
+
+/**
+ * The 2025-era Streamable HTTP transport opens a standalone GET notification stream after every
+ * handshake, whatever the server advertised. When `wanted()` says no (the server advertises no
+ * listChanged, so nothing we listen for will come and the connection is closed after its
+ * listing), that GET is answered here with the 405 a server without a stream gives, which the SDK
+ * takes quietly, instead of costing the server and us one request per poll (~1,900 in a
+ * 2,000-server sweep, bench/RESULTS.md tenth pass). A GET that resumes a response stream
+ * (`Last-Event-ID`) always goes out: it carries an answer we are waiting for.
+ */
+export function skippingUnwantedStreams(fetch: GuardedFetch, wanted: () => boolean): GuardedFetch {
+  const gated = (async (input: Parameters<typeof globalThis.fetch>[0], init?: RequestInit) => {
+    if ((init?.method ?? "GET").toUpperCase() === "GET" && !wanted()) {
+      const headers = new Headers(init?.headers);
+      if (headers.get("accept")?.includes("text/event-stream") && !headers.has("last-event-id")) {
+        return new Response(null, { status: 405, statusText: "Method Not Allowed (not opened: the server advertises no listChanged)" });
+      }
+    }
+    return fetch(input, init);
+  }) as GuardedFetch;
+  gated.close = () => fetch.close();
+  return gated;
 }
