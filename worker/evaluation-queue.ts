@@ -1,4 +1,5 @@
 import { evaluateSnapshot } from "@/lib/alerts/evaluate-snapshot";
+import { fillContextTokens } from "@/lib/context-tokens/fill-context-tokens";
 import type { ServiceContext } from "@/lib/context";
 import { FairQueue } from "@/lib/workers/fair-queue";
 import { ContextBudgetChecks } from "./context-budget-checks";
@@ -87,6 +88,13 @@ export class EvaluationQueue {
       const job = this.pending.get(serverId);
       this.pending.delete(serverId);
       if (!job) return;
+      try {
+        // The listing stored its new versions uncounted (recordSnapshot, tokens "later"): counted
+        // here, before the budget check below reads the team's total.
+        await fillContextTokens(job.ctx.db, tenantId, serverId);
+      } catch (error) {
+        job.log(`could not count context tokens: ${(error as Error).message}`);
+      }
       try {
         const evaluation = await evaluateSnapshot(job.ctx, { serverId, trigger: job.kind, leaseHolder: job.leaseHolder });
         const { opened, updated, resolved, autoAccepted } = evaluation;

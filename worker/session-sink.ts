@@ -100,6 +100,8 @@ export function createSessionSink(
         diagnostics: { pages: listing.pages, restarts: listing.restarts, dropped: listing.dropped, duplicateNames: listing.duplicateNames, warnings: listing.warnings, transport: facts.transportUsed },
         warnings: listing.warnings,
         leaseHolder: workerId,
+        // Counted in the evaluation lane this listing requests (worker/evaluation-queue.ts).
+        tokens: "later",
       });
       countListing(trigger, result.kind === "created");
       onListed?.({ kind: result.kind, firstLook: result.firstLook });

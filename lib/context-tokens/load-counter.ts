@@ -20,7 +20,7 @@ const memo = new Map<string, number>();
 export async function loadAddressCounter(): Promise<(kind: string, hash: string, definition: unknown) => number> {
   const count = await loadContextTokenCounter();
   return (kind, hash, definition) => {
-    const key = `${kind}\u0000${hash}`;
+    const key = memoKey(kind, hash);
     const known = memo.get(key);
     if (known !== undefined) return known;
     const tokens = count(kind, definition);
@@ -29,3 +29,10 @@ export async function loadAddressCounter(): Promise<(kind: string, hash: string,
     return tokens;
   };
 }
+
+/** A count this process already made for the content address, without counting (undefined if none). */
+export function knownAddressCount(kind: string, hash: string): number | undefined {
+  return memo.get(memoKey(kind, hash));
+}
+
+const memoKey = (kind: string, hash: string) => `${kind}\u0000${hash}`;

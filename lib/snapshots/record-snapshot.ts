@@ -6,7 +6,7 @@ import type { ToolLike } from "@/lib/diff";
 import { hashTool, hashToolList } from "./canonical-hash";
 import { combineContentHash, hashSurface, surfaceItems, type SurfaceListing } from "@/lib/surface/surface";
 import { summarizeChange, summarizeSurfaceChange, withSurface, type GoneSurfaceItem } from "./summarize-change";
-import { loadAddressCounter } from "@/lib/context-tokens/load-counter";
+import { knownAddressCount, loadAddressCounter } from "@/lib/context-tokens/load-counter";
 
 import type { SnapshotTrigger } from "@/lib/listing-trigger";
 
@@ -44,6 +44,14 @@ export type RecordSnapshotInput = {
   /** When set, the write is fenced: it only commits while this worker holds the server's lease. */
   leaseHolder?: string;
   at?: Date;
+  /**
+   * When new versions get their context tokens: "now" (default) counts them in this write; "later"
+   * stores only counts this process already holds for their content address and leaves the rest
+   * NULL, for fillContextTokens (lib/context-tokens) to count off the listing path. The worker
+   * defers: o200k counting was 13-17 % of its CPU in a 2,000-server sweep (bench/RESULTS.md,
+   * eleventh pass), and nothing on the listing path reads the counts.
+   */
+  tokens?: "now" | "later";
 };
 
 export type RecordSnapshotResult = {
@@ -107,7 +115,7 @@ export async function recordSnapshot(ctx: ServiceContext, input: RecordSnapshotI
     // snapshot had exist already (the insert skips them), so a one-tool change counts one tool; and
     // a version another server listed already is counted from memory (loadAddressCounter).
     const known = new Set([...(head.prev_keys ?? []).map(([, hash]) => hash), ...(head.prev_surface_keys ?? []).map(([, , hash]) => hash)]);
-    const count = await loadAddressCounter();
+    const count = input.tokens === "later" ? (kind: string, hash: string) => knownAddressCount(kind, hash) ?? null : await loadAddressCounter();
     const tokensOf = (hash: string, kind: string, definition: unknown) => (known.has(hash) ? null : count(kind, hash, definition));
     const payload = {
       ...base,

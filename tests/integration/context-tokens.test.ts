@@ -3,6 +3,7 @@ import { call, createHttpServer, createTeam, disableServers, expectStatus, mintK
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkContextBudget } from "@/lib/alerts/context-budget-alert";
 import { backfillContextTokens } from "@/lib/context-tokens/backfill-context-tokens";
+import { fillContextTokens } from "@/lib/context-tokens/fill-context-tokens";
 import { getTeamContextTokens } from "@/lib/context-tokens/team-context-tokens";
 import { recordSnapshot } from "@/lib/snapshots/record-snapshot";
 import { testDb } from "@/tests/helpers/factories";
@@ -107,6 +108,63 @@ describe("context tokens on the listing write path", () => {
     const total = await getTeamContextTokens(team.ctx);
     expect(total).toMatchObject({ totalTokens: 31 + 15, servers: 2, countedServers: 2, encoding: "o200k_base" });
     expect(total.largest.map((s) => [s.serverName, s.contextTokens])).toEqual([["weather", 31], ["old", 15]]);
+  });
+});
+
+describe("context tokens counted off the listing path (recordSnapshot tokens: \"later\", as the worker stores)", () => {
+  // Definitions no earlier test of this file listed, so this process holds no count for them.
+  // {"name":"e"} → {" name ":" e "} → 5 and {"name":"f","description":"hello world"} → 10, split as b and c above;
+  // {"name":"g"} and {"name":"h"} → 5 each.
+  let later: TestTeam;
+  const snapshotTokens = async (id: string) => (await testDb().snapshot.findUniqueOrThrow({ where: { id } })).contextTokens;
+
+  beforeAll(async () => {
+    later = await createTeam(team.owner, "later");
+  });
+  afterAll(async () => {
+    if (later) await disableServers(later);
+  });
+
+  it("stores new versions and the snapshot uncounted; fillContextTokens counts and sums them, once", async () => {
+    const serverId = await createHttpServer(later, "deferred");
+    const { snapshotId } = await recordSnapshot(later.ctx, { serverId, tools: [{ name: "e" }, { name: "f", description: "hello world" }], trigger: "connect", tokens: "later" });
+    expect(await versionTokens(later.id)).toEqual({ "tool:e": null, "tool:f": null });
+    expect(await snapshotTokens(snapshotId)).toBeNull();
+    // Until counted, the API says "not counted" rather than a wrong number.
+    const before = expectStatus(await call("GET", `/api/v1/servers/${serverId}`, { as: owner }), 200).json;
+    expect(before.server.contextTokens).toBeNull();
+
+    expect(await fillContextTokens(testDb(), later.id, serverId)).toEqual({ versions: 2, snapshots: 1 });
+    expect(await versionTokens(later.id)).toEqual({ "tool:e": 5, "tool:f": 10 });
+    expect(await snapshotTokens(snapshotId)).toBe(15);
+    expect(await fillContextTokens(testDb(), later.id, serverId)).toEqual({ versions: 0, snapshots: 0 });
+  });
+
+  it("sums every uncounted snapshot of the server (evaluations of one server coalesce), and no other server's", async () => {
+    const serverId = await createHttpServer(later, "two-listings");
+    const bystander = await createHttpServer(later, "bystander");
+    const first = await recordSnapshot(later.ctx, { serverId, tools: [{ name: "g" }], trigger: "connect", tokens: "later" });
+    const second = await recordSnapshot(later.ctx, { serverId, tools: [{ name: "g" }, { name: "h" }], trigger: "list_changed", tokens: "later" });
+    const untouched = await recordSnapshot(later.ctx, { serverId: bystander, tools: [{ name: "h" }, { name: "i" }], trigger: "connect", tokens: "later" });
+    expect(await fillContextTokens(testDb(), later.id, serverId)).toEqual({ versions: 2, snapshots: 2 });
+    expect([await snapshotTokens(first.snapshotId), await snapshotTokens(second.snapshotId)]).toEqual([5, 10]);
+    // h is counted now (shared row of the team), i is not: the bystander's snapshot waits for its own turn.
+    expect(await snapshotTokens(untouched.snapshotId)).toBeNull();
+    expect(await fillContextTokens(testDb(), later.id, bystander)).toEqual({ versions: 1, snapshots: 1 });
+    expect(await snapshotTokens(untouched.snapshotId)).toBe(10);
+  });
+
+  it("a version this process has counted before is stored counted at once, on another team too", async () => {
+    const elsewhere = await createTeam(team.owner, "elsewhere");
+    try {
+      const serverId = await createHttpServer(elsewhere, "template-copy");
+      // e and f were counted by the first test of this block: their counts are kept by content address.
+      const { snapshotId } = await recordSnapshot(elsewhere.ctx, { serverId, tools: [{ name: "e" }, { name: "f", description: "hello world" }], trigger: "connect", tokens: "later" });
+      expect(await versionTokens(elsewhere.id)).toEqual({ "tool:e": 5, "tool:f": 10 });
+      expect(await snapshotTokens(snapshotId)).toBe(15);
+    } finally {
+      await disableServers(elsewhere);
+    }
   });
 });
 

@@ -12,9 +12,12 @@ describe("EvaluationQueue", () => {
   it("coalesces requests per server, judges the latest snapshot once as 'created', and marks it judged", async () => {
     const ctx = await createTenantContext("evalq");
     const serverId = (await insertServerRow(ctx, "evalq", { transport: "streamable_http", url: "http://127.0.0.1:9/mcp", headers: {} }, { enabled: false })).id;
-    const first = await recordSnapshot(ctx, { serverId, tools: [notes()], trigger: "connect" });
-    const second = await recordSnapshot(ctx, { serverId, tools: [notes(), POISONED_ADD], trigger: "list_changed" });
+    // Stored as the worker stores them: new versions uncounted, counted by the queue.
+    const first = await recordSnapshot(ctx, { serverId, tools: [notes()], trigger: "connect", tokens: "later" });
+    const second = await recordSnapshot(ctx, { serverId, tools: [notes(), POISONED_ADD], trigger: "list_changed", tokens: "later" });
     expect(second.kind).toBe("created");
+    const tokens = async () => (await testDb().snapshot.findMany({ where: { serverId }, orderBy: { takenAt: "asc" }, select: { contextTokens: true } })).map((s) => s.contextTokens);
+    expect(await tokens()).toEqual([null, null]);
     const lines: string[] = [];
     const queue = new EvaluationQueue({ width: 1 });
     // Hold the only slot so both requests meet in the queue.
@@ -30,6 +33,11 @@ describe("EvaluationQueue", () => {
     expect(alerts.map((a) => [a.kind, a.toolName])).toEqual([["suspicious_content", "add"]]);
     const snaps = await testDb().snapshot.findMany({ where: { serverId }, orderBy: { takenAt: "asc" }, select: { id: true, evaluated: true } });
     expect(snaps).toEqual([{ id: first.snapshotId, evaluated: false }, { id: second.snapshotId, evaluated: true }]);
+    // Both snapshots counted (the coalesced one too), before the budget check that reads them.
+    const versions = Object.fromEntries((await testDb().toolVersion.findMany({ where: { tenantId: ctx.tenantId }, select: { name: true, contextTokens: true } })).map((v) => [v.name, v.contextTokens]));
+    expect(versions.read_notes).toBeGreaterThan(0);
+    expect(versions.add).toBeGreaterThan(0);
+    expect(await tokens()).toEqual([versions.read_notes, versions.read_notes! + versions.add!]);
   });
 
   it("a judgement refused by the lease fence leaves the snapshot unjudged, so the next owner catches up", async () => {
