@@ -118,6 +118,10 @@ export const EnvSchema = z.object({
   // On SIGTERM/SIGINT, how long the worker waits for listings and webhook deliveries in flight
   // (and the web process for requests in flight) before it exits anyway.
   TOOLWATCH_SHUTDOWN_GRACE_MS: int(10_000, 0),
+  // For profiling (bench/, `npm run bench -- fleet --cpu-prof=<dir>`): the supervisor starts the
+  // web and worker processes with V8's sampling profiler, each writing a .cpuprofile there on exit.
+  // (Node refuses --cpu-prof in NODE_OPTIONS, so it has to be on their command lines.)
+  TOOLWATCH_CPU_PROFILE_DIR: z.string().min(1).optional(),
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { measureFleetApi } from "./api-load";
 import { measureChangeLatency } from "./change-latency";
 import { measurePostSweep } from "./post-sweep";
@@ -8,7 +9,7 @@ import { runSweep } from "./sweep";
 // `npm run bench -- fleet [--quick] [--sizes=100,500,2000] [--cap=180] [--changes=50]
 //  [--steady-min=3] [--steady-at=500] [--fairness-at=2000] [--push-every=20] [--scale-out=500]
 //  [--api-at=2000] [--api-clients=50] [--api-seconds=10] [--api-snapshots=50] [--pg-statements] [--budget=<tokens>]
-//  [--post-sweep-at=2000]`
+//  [--post-sweep-at=2000] [--cpu-prof=<dir>]`
 // Every run starts a fresh product (`npm start`, demo off, new data dir) and fixture fleet.
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 
@@ -29,7 +30,12 @@ export async function runFleetBench(quick: boolean): Promise<void> {
   const all: Record<string, unknown>[] = [];
   console.log(`fleet: sweeps of ${sizes.join(", ")} servers (cap ${capMs / 1000} s each), ${changes} changes for latency, steady state ${steadyMin} min at ${steadyAt || "—"}`);
   for (const n of sizes) {
-    const extraEnv = process.argv.includes("--pg-statements") ? { TOOLWATCH_PG_STAT_STATEMENTS: "1" } : undefined;
+    const cpuProf = arg("cpu-prof", "");
+    const extraEnv = {
+      ...(process.argv.includes("--pg-statements") ? { TOOLWATCH_PG_STAT_STATEMENTS: "1" } : {}),
+      // The web and worker processes write V8 CPU profiles there when the product stops.
+      ...(cpuProf ? { TOOLWATCH_CPU_PROFILE_DIR: path.resolve(cpuProf, String(n)) } : {}),
+    };
     const budget = Number(arg("budget", "0")); // a team context budget in tokens (0: none)
     const run = await runSweep({ n, capMs, fairness: n === fairnessAt, bare: true, pushEvery, extraEnv, budgetTokens: budget || undefined });
     try {
