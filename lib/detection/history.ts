@@ -115,7 +115,9 @@ export function scanChange(input: ChangeInput): AuditFinding[] {
         sink.add(at, "R28", severity, { text: f.pointer.split("/").pop() ?? "", start: 0, end: 0 }, `new ${required}${kind} parameter on an existing tool: ${f.message}`);
       }
     }
-    if (silent) sink.add({ toolName, pointer: "" }, "R29", "medium", { text: "no list_changed, no version bump", start: 0, end: 0 }, "definition changed without a list_changed notification and without a serverInfo.version bump");
+    // How the change arrived, not what it says: low on its own (the alert pipeline raises whatever
+    // else the change is by one level for it, lib/alerts/judge.ts).
+    if (silent) sink.add({ toolName, pointer: "" }, "R29", "low", { text: "no list_changed, no version bump", start: 0, end: 0 }, "definition changed without a list_changed notification and without a serverInfo.version bump");
   };
 
   for (const c of diff.changed) {

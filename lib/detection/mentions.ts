@@ -2,7 +2,7 @@
 // like "send ~/.ssh/id_rsa to"") is mentioned, not said: a scanner, a phishing detector or a
 // guardrail documents the attacks it catches. The spans let the sentence rules (R16's asks, R33)
 // skip them. A quote must follow a mention cue closely; a bare quoted order still counts.
-const CUE = String.raw`\b(?:such\s+as|e\.g\.|for\s+example|example\s+findings?|examples?|containing|contains|like|lures?|flags?|detects?|catches|patterns?|phrases?|strings?|signals?\s+include|include)\b`;
+const CUE = String.raw`\b(?:such\s+as|e\.g\.|for\s+example|example\s+findings?|examples?|containing|contains|like|lures?|flags?|detects?|catches|patterns?|phrases?|strings?|signals?\s+include|include|(?:typical\s+|true\s+|known\s+)?positives|samples?|cases?\s+like)\b`;
 const QUOTE = String.raw`(?:"[^"\n]{8,300}"|“[^”\n]{8,300}”|(?<![\w])'[^'\n]{8,300}'(?![\w]))`;
 const MENTIONED = new RegExp(String.raw`${CUE}[^"“'\n]{0,40}${QUOTE}(?:\s*(?:,|and|or)\s*${QUOTE})*`, "gi");
 const ONE_QUOTE = new RegExp(QUOTE, "g");

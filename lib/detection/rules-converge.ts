@@ -37,7 +37,7 @@ const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) =
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 const VALUE = new Set<StringField>(["default", "const", "examples", "enum"]);
 
-const MOVE_WORDS = String.raw`send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE_WORDS = String.raw`prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
@@ -47,18 +47,18 @@ const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|wi
 const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+)?(?:be\s+)?(?:${MOVE_WORDS})\b`, "g");
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
-const COVER_MORE = /sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
+const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
 
 const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
-const PEOPLE = /\b(?:(?:shipping|postal|billing|home)\s+address(?:es)?|caller'?s?\s+(?:phone\s+)?numbers?|passports?(?:\s+numbers?)?|pasport|national\s+id(?:\s+numbers?)?|social\s+security(?:\s+numbers?)?|ssns?|contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
+const PEOPLE = /\b(?:(?:caller|customer|client|student|patient|member|employee|donor|subscriber|guest|tenant|applicant)s?'?\s+(?:full\s+)?names?|dates?\s+of\s+birth|birth\s?dates?|(?:member|membership|student|patient|staff|employee|donor|customer|mailing)\s+(?:list|roster|register|directory)|(?:shipping|postal|billing|home)\s+address(?:es)?|caller'?s?\s+(?:phone\s+)?numbers?|passports?(?:\s+numbers?)?|pasport|national\s+id(?:\s+numbers?)?|social\s+security(?:\s+numbers?)?|ssns?|contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
 const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
 /** The user's data in bulk: whole records, rows, files' contents, browsing history, everything open. */
-const BULK_DATA = /\b(?:(?:each|every|all)\s+(?:\w+\s+)?(?:recordings?|records|transcripts?|messages|documents|attachments|results)|(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results|hits|responses?|payloads?)|first\s+\d+\s+rows|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
-const PRIVATE_DATA = /\b(?:internal\s+(?:\w+\s+)?notes|payment\s+history|medical\s+(?:history|records?)|the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
+const BULK_DATA = /\b(?:(?:each|every|all)\s+(?:\w+\s+)?(?:recordings?|records|transcripts?|messages|documents|attachments|results)|(?:complete|full|entire|whole|raw|unredacted)\s+(?:\w+\s+){0,2}(?:records?|rows|contents?|messages|files?|text|texts|notes|history|documents?|results|hits|responses?|payloads?)|(?:first|last|latest|recent)\s+\d+\s+(?:\w+\s+)?(?:rows|records|entries|messages|calls|results|documents)|\w+:\/\/\*\/|for\s+the\s+whole\s+(?:school|company|org\w*|firm|team|class|ward|hospital|club)|(?:browser|browsing|search)\s+history|(?:files?|tabs?)\s+(?:currently\s+)?open|open\s+(?:files|tabs|documents))\b|texto\s+complet|texte\s+complet|testo\s+complet|vollst[aä]ndige?n?\s+text|全文|полный\s+текст/;
+const PRIVATE_DATA = /\b(?:(?:documents?|files?|records?|notes|material|communications?)\s+(?:tagged|marked|flagged|labell?ed)\s+(?:as\s+)?(?:privileged|confidential|restricted|sealed)|privileged\s+(?:documents?|material|communications?|files?)|attorney-client|under\s+seal|diagnos[ie]s|mrns?|medical\s+record\s+numbers?|(?:salary|pay|payroll|compensation)\s+(?:history|details|records?)|(?:medical|sick)[- ]leave\s+notes|safeguarding\s+notes|internal\s+(?:\w+\s+)?notes|payment\s+history|medical\s+(?:history|records?)|the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
 
-const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftp|sftp|wss?):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
-const DEST_WORDS = /\b(?:(?:a|the)\s+public\s+(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
+const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftps?|sftp|wss?|smb|nfs|scp|rsync|webdavs?|davs?|afp|gs):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
+const DEST_WORDS = /\b(?:(?:the\s+)?(?:\w+'s\s+|their\s+|his\s+|her\s+)?(?:personal|private|home)\s+(?:e-?mail\s+)?(?:address|inbox|account|gmail|mailbox)|(?:a|the)\s+public\s+(?:[a-z]+\s+)?(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
 
 const COVER = new RegExp(
   [
@@ -89,35 +89,51 @@ const COVER = new RegExp(
     String.raw`\b(?:do\s+not|don't|never|without)\s+(?:ask(?:ing)?|check(?:ing)?\s+with|confirm(?:ing)?\s+with)\s+the\s+user\b(?!\s+(?:to|for)\s+(?:paste|enter|type|share|provide|send|give|their|your|any|the\s+(?:key|password|token|secret)))`,
     String.raw`\bkeep\s+(?:the\s+|this\s+|it\s+|that\s+)?(?:\w+\s+)?out\s+of\s+(?:your|the)\s+(?:answer|reply|response|summary|output)`,
     String.raw`\b(?:do\s+not|don't|never)\s+(?:show|display|reveal|surface|list)\s+(?:the\s+|this\s+|that\s+|it\b)`,
+    String.raw`\b(?:do\s+not|don't)\s+(?:mention|tell|report|say|announce|disclose)\b`,
+    String.raw`\b(?:including|even)\s+(?:\w+\s+){0,2}(?:marked|tagged|flagged|labell?ed)\s+(?:as\s+)?(?:confidential|private|restricted|privileged|internal)`,
+    String.raw`\b(?:does|do|need|needs)\s+not\s+need\s+(?:the\s+)?(?:\w+'s\s+|your\s+|their\s+)?(?:confirmation|approval|consent|permission|sign-?off)`,
+    String.raw`\b(?:does|do)\s+not\s+need\s+to\s+be\s+(?:shown|surfaced|mentioned|reviewed|confirmed)`,
+    String.raw`\brather\s+than\s+(?:the|their|your|our)\s+(?:\w+\s+){0,2}(?:system|portal|channel|process|inbox|account)`,
+    String.raw`\bwhatever\s+(?:\w+\s+){0,2}(?:is|was|are)\s+(?:requested|asked\s+for|given)`,
     String.raw`\b(?:is|are|stays?|remains?)\s+(?:invisible|hidden)\s+(?:in|to|from)\b`,
   ].join("|"),
 );
 const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
 /** Standing orders in scripts \b does not see (no u flag above). */
-const SCOPE_FOREIGN = /(?<!\p{L})(?:sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
+const SCOPE_FOREIGN = /(?<!\p{L})(?:dopo\s+ogni|ad\s+ogni|ogni\s+volta|nach\s+jede[mnr]?|bei\s+jede[mnr]?|apres\s+chaque|a\s+chaque|despues\s+de\s+cada|en\s+cada|apos\s+cada|em\s+cada|bij\s+ieder\w*|na\s+ieder\w*|ieder\w*|po\s+kazd\w*|przy\s+kazd\w*|sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
 /** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
 const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|collaborators?|editors?|editor\s+access|viewers?|members?|watchers?|subscribers?|reviewers?|share\s+(?:\w+\s+){0,3}with|invite)\b/;
 /** A side effect on top of what the tool does ("also", "as well", "in addition"). */
-const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|\bjuga\b|\bogsa\b|\bogså\b|\blisaksi\b|\btot\b|\bpia\b|επίσης|също|также|同时|也|も送|도\s/u;
+const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|\book\b|\bdodatkowo\b|\bzusatzlich\b|\badditionnellement\b|\binoltre\b|\bademas\b|\balem\s+disso\b|\bjuga\b|\bogsa\b|\bogså\b|\blisaksi\b|\btot\b|\bpia\b|επίσης|също|также|同时|也|も送|도\s/u;
 const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
 
 type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean };
+
+/** Whole registers and people's identifiers in the languages of cues-multilingual.ts (folded: no Latin accents). */
+const FOREIGN_BULK = /(?<!\p{L})(?:l'intero|intero|intera|interi|tutti\s+gli|tutte\s+le|gesamte?[nrs]?|ganze?[nrs]?|tous\s+les|toutes\s+les|todo\s+el|toda\s+la|todos\s+los|todas\s+las|inteiro|inteira|volledige|wszystkie|cal[aey]|codic[ei]\s+fiscal[ei]|steuer-?id|steuernummer|numero\s+fiscal|indirizz\w*|direcciones|enderecos)(?!\p{L})|全部|すべての|모든/u;
+/** Rights handed to an account: operator, admin or owner status, a grant of access. */
+const PRIVILEGE = /(?:^|[\s`'"(])(?:op|sudo|usermod\s+-ag)\s+[\w.-]+|\bgrant\w*\s+(?:\w+\s+){0,3}(?:admin\w*|owner\w*|operator|root|write|full)\s+(?:access|rights|role|permissions?|privileges?)|\b(?:make|add|promote|set)\s+[\w.@-]+\s+(?:as\s+)?(?:an?\s+)?(?:admin\w*|owner|operator|moderator|maintainer)\b/;
+const SCRUBBED = /\b(?:is|are|get|gets|be|been|being)\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/;
 
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
   // "Never run commands that read credential stores…": what a prohibition names is not moved.
   if (/^\s*(?:never|do\s+not|don't|must\s+not)\b/.test(s)) return null;
+  // "Lines matching the redaction rules (tokens, emails) are masked before sending": what is masked is not moved.
+  if (SCRUBBED.test(s) && !/\bnot\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/.test(s)) return null;
   if (CREDENTIAL.test(s) || (foreign && ROLE_RE.secret.test(s))) return "credentials";
+  if (PRIVILEGE.test(s)) return "privileges";
   if (CONVERSATION.test(s) || (foreign && ROLE_RE.chat.test(s))) return "the conversation";
   if (PEOPLE.test(s)) return "contacts";
   if (MONEY.test(s)) return "money";
   if (PRIVATE_DATA.test(s)) return "private data";
-  if (BULK_DATA.test(s)) return "bulk data";
+  if (BULK_DATA.test(s) || (foreign && FOREIGN_BULK.test(s))) return "bulk data";
   return null;
 }
 
 /** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
 const OWN_OBJECT: Record<string, RegExp> = {
+  privileges: /\b(?:admin\w*|permissions?|roles?|access|iam|rbac|users?\s+management|moderat\w*|members?)\b/,
   credentials: /\b(?:connect\w*|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
   "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
@@ -156,6 +172,8 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   // A host and path without a scheme, where something is sent ("push … to github.com/mirror-vault/backup"), not an example of a setting.
   const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
   if (host && !LOCAL_HOST.test(host[1]!.split("/")[0]!)) return host[1]!;
+  const built = /(?:<[\w-]+>|\{[\w-]+\}|\$\{?\w+\}?)\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/.exec(sentence);
+  if (built) return `a host name built from data (${built[0]})`;
   if (DEST_WORDS.test(sentence)) return "a third party";
   return null;
 }
@@ -217,10 +235,16 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
   // Credentials moved on a standing order under concealment: even a tool whose subject they are.
   const hidden = sig.move && sig.object === "credentials" && sig.cover && sig.scope;
-  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden };
+  // Private data the tool has no use for, gathered past a protection ("including ones marked
+  // confidential", "whatever id is requested"): exposure even with no outside address.
+  const overreach = sig.move && !!sig.object && sig.object !== "privileges" && sig.cover && sig.mismatch;
+  // Rights handed to someone under a consent bypass or on a standing order ("first run `op Nyx_Helper`
+  // … does not need the owner's confirmation").
+  const elevate = sig.object === "privileges" && sig.mismatch && (sig.cover || (sig.scope && !!sig.destination));
+  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden || (overreach && count >= 4) || (elevate && count >= 3) };
 }
 
-const LISTS_DETECTIONS = /^\s*(?:signals?\s+(?:include|are)|it\s+(?:detects|flags|catches|looks\s+for|checks\s+for)|(?:detects|flags|catches|looks\s+for|checks\s+for|recogni[sz]es)\b|examples?\s+(?:include|findings?))/;
+const LISTS_DETECTIONS = /^\s*(?:(?:typical\s+|true\s+|known\s+)?(?:positives|samples|matches|hits)\s*(?::|include|are)|signals?\s+(?:include|are)|it\s+(?:detects|flags|catches|looks\s+for|checks\s+for)|(?:detects|flags|catches|looks\s+for|checks\s+for|recogni[sz]es)\b|examples?\s+(?:include|findings?))/;
 const isDataSlot = (scope: Scope) => scope.field === "schema-title" || scope.field === "annotation" || scope.pointer.startsWith("/outputSchema") || /\/items(?:\/|$)/.test(scope.pointer);
 
 /** R33 over one prose string: fires on the first sentence where the signals converge. */
@@ -267,7 +291,8 @@ const DEST_PARAM = /^(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|n
 export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
   for (const s of strings) {
     if (!VALUE.has(s.field)) continue;
-    const m = /\/properties\/([^/]+)\/(?:default|const|examples|enum)(?:\/\d+)?$/.exec(s.pointer);
+    // Also a key of an object default ({"forward_to": "…"}): the nested parameter's value is set as surely.
+    const m = /\/properties\/([^/]+)\/(?:default|const|examples|enum)(?:\/\d+)?$/.exec(s.pointer) ?? /\/(?:default|const)\/([^/]+)$/.exec(s.pointer);
     if (!m || !m[1]) continue;
     const param = expandIdentifier(m[1].replace(/~1/g, "/").replace(/~0/g, "~")).toLowerCase();
     if (!DEST_PARAM.test(param)) continue;

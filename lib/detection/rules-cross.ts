@@ -213,7 +213,9 @@ export function scanCollisions(tools: readonly ToolLike[], others: readonly Othe
     if (same?.length) {
       const twin = same.reduce((a, b) => (similarity(tool.description, b.tool.description) > similarity(tool.description, a.tool.description) ? b : a));
       const sim = similarity(tool.description, twin.tool.description);
-      const severity: Severity = sim >= 0.8 ? "high" : "medium";
+      // Two different tools that share a common name (search, create_issue) are an ambiguity the
+      // team's name_collision alert reports; only a near-copy of the other's description is impersonation.
+      const severity: Severity = sim >= 0.8 ? "high" : "low";
       sink.add(scope, "R21", severity, ev, `"${name}" is also a tool of server ${twin.server}${severity === "high" ? ` with a near-identical description (similarity ${sim.toFixed(2)}): impersonation` : ": the agent may call the wrong one"}`);
       continue;
     }

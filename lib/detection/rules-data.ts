@@ -1,5 +1,6 @@
 // Family C — data access and exfiltration (detection-rules R12–R18). R16 judges a tool's
 // parameters against what the tool says it is for; the others are phrase rules over one string.
+import { ROLE_RE, cueSentences, foldForCues, mayBeForeign } from "./cues-multilingual";
 import { expandIdentifier } from "./normalize";
 import type { FindingSink, Scope, ToolContext } from "./sink";
 import { matches, type TextView } from "./text-view";
@@ -8,8 +9,8 @@ import { inputProperties } from "./extract";
 
 /** Environment variable names that hold secrets (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN…), in folded (lower) case. */
 export const SECRET_ENV = String.raw`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|secret(?:_access)?_key|client_secret|secret|token|password|passwd|pat|private_key|access_key(?:_id)?)\b`;
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b|\.git\/config\b|\bgit\s+credential\s+fill\b`;
-const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?secrets?|printenv|os\.environ|process\.env)\b|${SECRET_ENV}`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account|zugang\w*|anmelde\w*|passw\w*|identifiants?|credenzial\w*|credencial\w*|wachtwoord\w*|haslo)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b|\.git\/config\b|\bgit\s+credential\s+fill\b|~?\/?\.(?:config|local\/share)\/[\w.\/-]{0,80}\/(?:tokens?|credentials?|secrets?|api[_-]?keys?|auth(?:[_-]?token)?|access[_-]?token|passwords?)(?![\w.\/-])|(?<![\w.-])[\w.-]{0,48}(?:auth|credentials?|secrets?|tokens?|passwords?|logins?|key[34])\.(?:db|sqlite3?)\b`;
+export const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?secrets?|printenv|os\.environ|process\.env)\b|${SECRET_ENV}`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
 const VERBS = `${ACCESS_VERBS}|${TRANSFER_VERBS}`;
@@ -32,11 +33,18 @@ function imperativeAt(text: string, at: number): boolean {
   return /(?:^|[\n.:;!?(*"'`>\]-]|,)\s*$/.test(before) || /\b(?:and|then|also|please|first|to|must|should|always|you|now|just|kindly|immediately|secretly|silently|quietly|next|finally|additionally|afterwards)\s+$/.test(before);
 }
 
+/** "instructions to", "attempts to", "telling the agent to": what follows is the order being described. */
+const NAMES_AN_ORDER = /\b(?:instructions?|attempts?|requests?|orders?|commands?|payloads?|prompts?|tries|trying|(?:telling|asking|tell|ask)\s+(?:the\s+)?(?:agent|model|assistant|llm)s?)\s+to\s+$/;
+const USER_SUPPLIED = /^[^.\n]{0,20}\bonly\s+(?:when|if)\s+(?:the\s+)?(?:user|you)\s+(?:supplies|supply|provides|provide|gives|give|enters|enter|types|type|asks|ask|explicitly)\b/;
+
+const VALUE_FIELDS = new Set(["default", "const", "examples", "enum"]);
+
 /** Stems of sensitive targets, for "the tool's own purpose" checks (an SSH tool may mention ~/.ssh). */
 const STEMS: Array<[RegExp, RegExp]> = [
   // A machine being created takes the user's SSH key for its login (a droplet, an instance, a VM).
   [/ssh|id_|authorized_keys/, /\b(ssh|sftp|scp|key|keys|remote|host|droplets?|instances?|vms?|vps|machines?|servers?)\b/],
   [/\.env|environment|env /, /\b(env|dotenv|environment|config|variables?)\b/],
+  [/kube/, /\b(kubectl|kubernetes|k8s|kube|kubeconfig)\b/],
   [/aws/, /\b(aws|s3|amazon|cloud)\b/],
   [/pem|p12|pfx|jks|keystore|certificate/, /\b(cert|certs|certificate|tls|ssl|pem|keystore|pki)\b/],
   [/mcp\.json|claude_desktop|cursor/, /\b(mcp|config|configuration|cursor|claude)\b/],
@@ -93,7 +101,15 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
   const tool = scope.tool;
   const hasPath = PATH_HINT.test(t);
   if (hasPath) for (const m of matches(view, R12)) {
-    sink.phrase(view, scope, "R12", ownPurpose(m[0], tool) || LISTER.test(tool.purpose) ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
+    // A scanner that lists what it looks for names the paths it guards (its R13s are judged below).
+    // A mention in prose is information (a backup tool lists what it backs up, a scanner what it
+    // scans for); as a value the agent will use (a default, an example, an enum) it is a choice made
+    // for the user: medium, unless the tool's own subject.
+    const asValue = VALUE_FIELDS.has(scope.field);
+    // …or the default of a parameter named for that very file (kubeconfig → ~/.kube/config).
+    const property = /\/properties\/([^/]+)\/(?:default|const|examples|enum)/.exec(scope.pointer)?.[1];
+    const ownParam = property !== undefined && STEMS.some(([target, words]) => target.test(m[0]) && words.test(expandIdentifier(property).toLowerCase()));
+    sink.phrase(view, scope, "R12", !asValue || ownParam || ownPurpose(m[0], tool) || LISTER.test(tool.purpose) || tool.describesAttacks ? "low" : "medium", m.index, m.index + m[0].length, `sensitive file ${JSON.stringify(m[0])}`);
   }
   if (hasPath) for (const m of matches(view, PUBLIC_KEY)) sink.phrase(view, scope, "R12", "low", m.index, m.index + m[0].length, `public key file ${JSON.stringify(m[0])}`);
   for (const re of hasPath ? [R13_FORWARD, R13_REVERSE] : SECRET_HINT.test(t) ? [R13_FORWARD] : []) {
@@ -110,7 +126,17 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
       const summary = scope.field === "description" && t.slice(0, verb).trim() === "";
       // A lister "includes" or "shows" dotfiles in its listing: that names them, it does not move them.
       const listing = LISTER.test(tool.purpose) && /^(?:include|show|list|display|add)\b/.test(verbText);
-      const severity: Severity = ownPurpose(m[0], tool) || !strong || summary || listing ? "medium" : "high";
+      // A tool saying what it does with its own secret (a vault's "retrieve an item, including its
+      // password", a dotenv tool's summary line) is a description, not a directive: low.
+      const severity: Severity = ownPurpose(m[0], tool) || summary || listing ? "low" : !strong ? "medium" : "high";
+      // "instructions to read ~/.ssh" names an order (a detector's list), it does not give one; "pass
+      // passwords only when the user supplies them" moves what the user hands over, nothing else.
+      const named = NAMES_AN_ORDER.test(t.slice(Math.max(0, verb - 40), verb));
+      const userGiven = USER_SUPPLIED.test(t.slice(m.index + m[0].length, m.index + m[0].length + 80));
+      if (named || userGiven) {
+        sink.phrase(view, scope, "R13", "low", m.index, m.index + m[0].length, `instruction to read or send a sensitive file or secret (${named ? "named as an order, not given" : "only what the user supplies"})`);
+        continue;
+      }
       sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, "instruction to read or send a sensitive file or secret");
     }
   }
@@ -120,7 +146,7 @@ export function scanData(view: TextView, scope: Scope, sink: FindingSink): void 
       sink.phrase(view, scope, "R14", severity, m.index, m.index + m[0].length, rule.message);
     }
   }
-  if (hasPath || SECRET_HINT.test(t)) scanChannels(view, scope, sink);
+  if (hasPath || SECRET_HINT.test(t) || mayBeForeign(view.raw)) scanChannels(view, scope, sink);
   scanUrls(view, scope, sink);
   for (const rule of R17_HINT.test(t) ? R17 : []) for (const m of matches(view, rule.re)) sink.phrase(view, scope, "R17", rule.severity, m.index, m.index + m[0].length, rule.message);
 }
@@ -149,7 +175,7 @@ function namedAsParameter(param: string, sentence: string): boolean {
   if (!bare.test(sentence)) return false;
   if (/[_\d]/.test(param) || !/^[a-z]+$/.test(param)) return true;
   const quoted = new RegExp(`[\u0060'"«“„]${p}[\u0060'"»”“]`, "u");
-  const marked = new RegExp(String.raw`(?<!\p{L})(?:as|into|in)\s+(?:the\s+)?${p}(?![\p{L}\p{N}_])|${p}\s+(?:field|parameter|param|argument|property)|(?:champ|campo|feld|parametr\w*|paramètre|parámetro|par[aâ]metro|поле)\s+\W?${p}`, "iu");
+  const marked = new RegExp(String.raw`(?<!\p{L})(?:as|into|in)\s+(?:the\s+)?${p}(?![\p{L}\p{N}_])|${p}\s+(?:field|parameter|param|argument|property|alan\p{L}*)|(?:champ|campo|feld|parametr\w*|paramètre|parámetro|par[aâ]metro|поле)\s+\W?${p}`, "iu");
   return quoted.test(sentence) || marked.test(sentence);
 }
 
@@ -169,6 +195,24 @@ function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
     if (!param && !dest) continue;
     const severity: Severity = LISTER.test(scope.tool.purpose) ? "medium" : "high";
     sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, `a secret (${m[0]}) and a way out (${param ? `parameter "${param}"` : dest}) in one sentence: routes the secret out of the agent`);
+    return;
+  }
+  // The same in other languages: a secret named with the multilingual stems ("パスワード",
+  // "رمز التحقق") in a sentence that names one of the tool's parameters or an address.
+  if (!mayBeForeign(view.raw)) return;
+  // Accent-folded, not the homoglyph-folded view: that strips Japanese voiced marks (パスワード).
+  const secret = new RegExp(ROLE_RE.secret.source, "u");
+  for (const { start, text } of cueSentences(foldForCues(view.raw))) {
+    const m = secret.exec(text);
+    if (!m || PROHIBITION.test(text) || ownPurpose(m[0], scope.tool)) continue;
+    const rest = text.replace(m[0], " ");
+    // As above, a parameter named for that very secret (`パスワード` for a password) declares that
+    // the tool takes one; a password put into a field named for something else is routed.
+    const param = params.find((p) => !p.includes(m[0]) && !m[0].includes(p) && namedAsParameter(p, rest));
+    const dest = DESTINATION.exec(rest)?.[0];
+    if (!param && !dest) continue;
+    const at = Math.min(view.raw.length, start + m.index);
+    sink.add(scope, "R13", LISTER.test(scope.tool.purpose) ? "medium" : "high", view.rawEvidence(at, Math.min(view.raw.length, at + m[0].length)), `a secret (${m[0]}) and a way out (${param ? `parameter "${param}"` : dest}) in one sentence: routes the secret out of the agent (in another language)`, { discount: scope.tool.describesAttacks });
     return;
   }
 }
@@ -206,7 +250,7 @@ function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
     let severity: Severity = "info";
     let why = "URL in model-visible text";
     // A tool about the metadata service itself (an IMDS hardening check, an SSRF scanner) names it as its subject.
-    if (METADATA_HOST.test(host)) [severity, why] = METADATA_PURPOSE.test(scope.tool.purpose) ? ["medium", "URL of a cloud metadata endpoint, from a tool whose purpose is that service"] : ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
+    if (METADATA_HOST.test(host)) [severity, why] = METADATA_PURPOSE.test(scope.tool.purpose) ? ["low", "URL of a cloud metadata endpoint, from a tool whose purpose is that service"] : ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
     else if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = HOST_PURPOSE.test(scope.tool.purpose.replace(/\S*:\/\/\S*|\S+\.(?:io|app|dev|com|net|me|sh|st|ly)\b\S*/g, " ")) ? ["low", "URL on a tunnel, paste or webhook-catcher host, from a tool whose purpose is that service"] : ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
     else if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(host)) [severity, why] = privateIp(host) ? ["low", "URL to a private IP address"] : ["high", "URL to a raw public IP address"];
     else if (/[?&][\w-]+=(?:\{|\$|<|%7b)/i.test(rest)) [severity, why] = ["medium", "URL with a data placeholder in its query"];

@@ -23,9 +23,11 @@ const KINDS: Kind[] = [
     what: "a one-time or MFA code",
     head: true,
     name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
-    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)/,
+    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)|رمز\s+(?:التحقق|التأكيد)/,
     // Assuming a cloud role or opening a VPN or sudo session takes the user's own MFA code by design.
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio|sts|assume\w*|roles?|iam|vpn|sudo)\b`),
+    // So does a step-up check on an action the service itself guards: publishing a package, moving
+    // money, changing where pay goes, porting a number.
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|verif\w*|2fa|mfa|otp|factors?|twilio|sts|assume\w*|roles?|iam|vpn|sudo|publish\w*|releas\w*|npm|pypi|registry|payouts?|withdraw\w*|wire|bank\w*|iban|payroll|direct[- ]deposit|port[- ]out)\b`),
   },
   {
     what: "a wallet recovery phrase or private key",
@@ -70,10 +72,13 @@ const KINDS: Kind[] = [
 
 const kindOfName = (name: string) => KINDS.find((k) => k.name.test(name));
 const kindOfWords = (text: string) => KINDS.find((k) => k.words.test(text));
-const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`);
+// A tool named for the credential (set_port_out_pin, rotate_api_key) handles it by definition; a
+// club's booking tool takes its member's PIN.
+const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.name.test(ctx.name ?? "") || kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`) || (kind.what === "a password" && MEMBER.test(ctx.purpose));
+const MEMBER = /\b(?:socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b/;
 
 /** "Ask the user for…" in the languages of cues-multilingual.ts (folded: lower case, no Latin accents). */
-const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
+const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\bkullanicidan\s+(?:\S+\s+){0,5}iste|اطلب\s+من\s+المستخدم|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
 
 /** A value taken out of a credential file or store ("full contents of ~/.kube/config", "exported from the user's password store"). */
 const TAKEN_FROM = /\b(?:(?:full|entire|whole|raw)\s+(?:text|contents?)|contents?\s+of|exported\s+from|copied\s+from|taken\s+from|read\s+from|dump(?:ed)?\s+(?:of|from)|straight\s+from)\b/;
@@ -81,6 +86,7 @@ const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+
 /** Tools whose purpose is moving or storing those secrets: a vault import, a backup, a migration. */
 const SOURCE_FITS = /\b(?:vaults?|keychain|password\s+manager|1password|bitwarden|keepass\w*|lastpass|import\w*|migrat\w*|backup\w*|restor\w*|secrets?\s+manager|dotfiles?|chezmoi)\b/;
 
+const USERS_ACCOUNT = /\b(?:of|for|to)\s+(?:the\s+)?(?:user'?s?|your|their|the\s+customer'?s?)\s+(?:[\w/-]+\s+){0,3}(?:account|login|portal|bank\w*)\b/;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Parameters named for (or described as) a credential the tool has no reason to need. */
@@ -101,7 +107,9 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
     const head = kindOfWords(own.trimStart().split(/[,.;:(]/)[0]!.slice(0, 60));
     // A hash, digest or fingerprint of a secret is not the secret (pin_hashes pins tool definitions).
     if (/hash|digest|checksum|fingerprint/i.test(name)) continue;
-    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head?.head ? head : undefined);
+    // "Username and password of the user's load-board account": the user's sign-in to another service.
+    const theirs = !head?.head && head && USERS_ACCOUNT.test(own) ? head : undefined;
+    const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head?.head ? head : theirs);
     if (!kind || fitsPurpose(kind, ctx)) continue;
     const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
     sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" asks for ${kind.what}, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential phishing`);

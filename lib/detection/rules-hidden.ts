@@ -150,7 +150,8 @@ export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): vo
   for (const region of hiddenRegions(raw)) {
     const text = region.text.toLowerCase().replace(/\s+/g, " ");
     if (!/\p{L}{3,}/u.test(text)) continue;
-    const commanding = AGENT_ADDRESS.test(text) || IMPERATIVE.test(text);
+    // Text styled invisible in a description has no reader but the model: a sentence there is meant for it.
+    const commanding = AGENT_ADDRESS.test(text) || IMPERATIVE.test(text) || (region.kind === "invisible HTML element" && /\p{L}+(?:\s+\p{L}+){3}/u.test(text));
     if (!commanding && region.kind !== "HTML comment") continue;
     const message = commanding ? `${region.kind}: hidden when rendered, and it gives the reading model instructions` : "HTML comment: hidden when rendered, read by the model";
     // A comment with no order and no addressee is usually generator boilerplate: a cue, not a threat.
@@ -176,7 +177,7 @@ function hiddenRegions(raw: string): Region[] {
   for (const m of raw.matchAll(/<!--([\s\S]{0,4000}?)-->/g)) add("HTML comment", m);
   for (const m of raw.matchAll(/\]\(\s*<?[^\s)>]*>?\s+(?:"([^"\n]{1,400})"|'([^'\n]{1,400})')\s*\)/g)) out.push({ kind: "markdown link title", start: m.index, end: m.index + m[0].length, text: m[1] ?? m[2] ?? "" });
   for (const m of raw.matchAll(/^\s*\[[^\]\n]{0,40}\]:\s*(?:#|<>|\S+)\s+\(([^)\n]{1,400})\)/gm)) add("markdown comment", m);
-  for (const m of raw.matchAll(/<(\w+)\b[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|opacity\s*:\s*0(?![.\d])|\shidden(?:\s|>|=))[^>]*>([\s\S]{0,2000}?)<\/\1>/gi)) add("invisible HTML element", m, 2);
+  for (const m of raw.matchAll(/<(\w+)\b[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*[01](?:\.\d+)?(?:px|pt|em|rem)?(?![\d.])|opacity\s*:\s*0(?![.\d])|color\s*:\s*(?:transparent|rgba\([^)]*,\s*0\))|\shidden(?:\s|>|=))[^>]*>([\s\S]{0,2000}?)<\/\1>/gi)) add("invisible HTML element", m, 2);
   for (const m of raw.matchAll(/<details\b[^>]*>([\s\S]{0,4000}?)<\/details>/gi)) out.push({ kind: "collapsed <details> block", start: m.index, end: m.index + m[0].length, text: (m[1] ?? "").replace(/<summary\b[^>]*>[\s\S]*?<\/summary>/i, "") });
   return out;
 }
@@ -253,15 +254,23 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
   const WORD = /[\p{L}\p{M}]+/gu;
   let mixed: RegExpExecArray | null = null;
   let mixedCount = 0;
+  // Turkish and Azeri write a dotless ı of their own: in such text it is a letter, not a disguise.
+  const turkic = /[şğŞĞİ]/.test(raw) || (raw.includes("ı") && /[çöüÇÖÜ]/.test(raw));
+  const disguise = (ch: string) => isLookalike(ch) && !(turkic && ch === "ı");
   for (let m: RegExpExecArray | null; (m = WORD.exec(raw)) !== null; ) {
     const w = m[0];
-    if (/[a-zA-Z]/.test(w) && Array.from(w).some(isLookalike)) {
+    if (/[a-zA-Z]/.test(w) && Array.from(w).some(disguise)) {
       mixed ??= m;
       mixedCount++;
     }
   }
   if (mixed) {
-    const severity: Severity = mixedCount >= 3 || scope.field === "name" || scope.field === "property-name" ? "high" : "medium";
+    // A look-alike inside a host name (https://api.stripе.com, agronomy@farmlοgix.com) sends data to a
+    // domain registered to look like another one: an IDN homograph, never a typo.
+    const inHost = HOST_IN_TEXT.some((re) => [...raw.matchAll(re)].some((h) => Array.from(h[1] ?? "").some(isLookalike)));
+    // A confusables checker's own examples are the look-alikes it catches.
+    const example = scope.tool.describesAttacks && (scope.field === "examples" || scope.field === "enum" || scope.field === "default");
+    const severity: Severity = example ? "low" : mixedCount >= 3 || inHost || scope.field === "name" || scope.field === "property-name" ? "high" : "medium";
     sink.add(scope, "R5", severity, view.rawEvidence(mixed.index, mixed.index + mixed[0].length), `${mixedCount} word${mixedCount === 1 ? "" : "s"} mixing Latin with look-alike Cyrillic/Greek letters`);
     return;
   }
@@ -292,6 +301,9 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
   const message = `a passage in ${shown.script} script after ${first} text${risky ? " that names a sensitive file, secret or destination" : ""}: instructions can hide in a language reviewers skip`;
   sink.add(scope, "R5", risky ? "high" : "low", view.rawEvidence(shown.start, shown.end), message);
 }
+
+/** Host names in URLs and mail addresses (any letters: the look-alikes are what is looked for). */
+const HOST_IN_TEXT = [/:\/\/([^\s/:?#"'<>]+)/gu, /[\p{L}\p{N}._%+-]+@([\p{L}\p{N}.-]+\.[\p{L}]{2,})/gu];
 
 const SENSITIVE = new RegExp(String.raw`${PATH_TARGETS}|https?:\/\/|\b(?:api[ _-]?key|password|credentials|token)s?\b`);
 

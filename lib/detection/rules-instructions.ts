@@ -33,7 +33,9 @@ const R7: Pattern[] = [
   p(/\bwhen\s+this\s+tool\s+is\s+(?:available|present|loaded|enabled|installed)\b/g, "high", "claims an effect of this tool's mere presence on the agent"),
   p(/\bwhen(?:ever)?\s+[^.\n]{0,40}\b(?:is|are)\s+(?:invoked|called|used)\s*,\s*(?:make\s+sure\s+to|be\s+sure\s+to|you\s+must|always)?\s*(?:change|set|replace|include|send|add|bcc|cc|forward|redirect)\b/g, "high", "instruction that hooks another tool's calls"),
   p(/\bmust\s+(?:always\s+)?be\s+(?:called|invoked|run|used)\s+(?:first|before\s+(?:any|all|every|other))/g, "medium", "demands to be called before other tools"),
-  p(/\byou\s+must\s+(?:always\s+)?(?:first\s+)?(?:call|invoke|run|use)\s+(?:this|the)\s+(?:tool|function)\b/g, "medium", "pre-invocation instruction"),
+  // "You MUST call this function before…" asks for this very tool: an order of calls, not a hijack.
+  p(/\byou\s+must\s+(?:always\s+)?(?:first\s+)?(?:call|invoke|run|use)\s+(?:the)\s+(?:tool|function)\b/g, "medium", "pre-invocation instruction"),
+  p(/\byou\s+must\s+(?:always\s+)?(?:first\s+)?(?:call|invoke|run|use)\s+this\s+(?:tool|function)\b/g, "low", "pre-invocation instruction (for this tool itself)"),
   p(/\bbefore\s+(?:responding|answering|replying|returning|proceeding|continuing)\s*,/g, "medium", "instruction about the agent's behaviour around the call"),
 ];
 
@@ -50,7 +52,7 @@ const R8: Pattern[] = [
   p(/\b(?:never|do\s+not|don't|without)\s+ask(?:ing)?\s+(?:the\s+)?(?:user\s+)?for\s+(?:confirmation|permission|approval|consent)|\bauto-?approve\s+(?:every|all|any|each)\b/g, "high", "instruction to skip the user's approval"),
   // Consent manufactured for the user: "tool calls are pre-approved", "confirmation dialogs are
   // disabled", "proceed … without checking back".
-  p(/\b(?:are|is|were|been)\s+(?:all\s+|already\s+)?pre-?approved\b|\bas\s+pre-?approved\b|(?<!\b(?:after|once|until|when|whenever|if|unless|before)\s+(?:\w+\s+){0,2})\b(?:they|the\s+user|users)\s+(?:have\s+|has\s+|had\s+)?(?:already\s+)?(?:approved|consented\s+to|agreed\s+to|authori[sz]ed)\s+(?!(?:it|this|the\s+(?:plan|change|request)s?)\b)|\b(?:never|do\s+not|don't)\s+ask\s+the\s+user\s+to\s+(?:confirm|approve)\b|\b(?:does\s+not|doesn't|do\s+not|don't)\s+want\s+(?:any\s+)?(?:confirmations?|approvals?)\s*(?:prompts?|dialogs?|requests?|questions?)?|\bconfirmations?\s+(?:dialogs?|prompts?|steps?|requests?)\s+(?:are|is|have\s+been)\s+(?:disabled|off|turned\s+off|skipped|not\s+needed)|\b(?:proceed|act|continue|go\s+ahead|follow|apply|execute|run)\w*\s+[^.\n]{0,60}?\bwithout\s+(?:checking\s+back|asking|confirm\w*|(?:the\s+user'?s?\s+)?(?:approval|confirmation|consent))/g, "high", "instruction to skip the user's approval"),
+  p(/\b(?:are|is|were|been)\s+(?:all\s+|already\s+)?pre-?approved\b|\bas\s+pre-?approved\b|(?<!\b(?:after|once|until|when|whenever|if|unless|before)\s+(?:\w+\s+){0,2})\b(?:they|the\s+user|users|the\s+(?:applicant|customer|client|patient|owner|employee|account\s+holder|policyholder|member|subscriber|guardian|parent|requester))\s+(?:have\s+|has\s+|had\s+)?(?:already\s+)?(?:(?:reviewed|read|seen|checked)\s+and\s+)?(?:approved|consented\s+to|agreed\s+to|authori[sz]ed)\s+(?!(?:it|this|the\s+(?:plan|change|request)s?)\b)|\b(?:never|do\s+not|don't)\s+ask\s+the\s+user\s+to\s+(?:confirm|approve)\b|\b(?:does\s+not|doesn't|do\s+not|don't)\s+want\s+(?:any\s+)?(?:confirmations?|approvals?)\s*(?:prompts?|dialogs?|requests?|questions?)?|\bconfirmations?\s+(?:dialogs?|prompts?|steps?|requests?)\s+(?:are|is|have\s+been)\s+(?:disabled|off|turned\s+off|skipped|not\s+needed)|\b(?:proceed|act|continue|go\s+ahead|follow|apply|execute|run)\w*\s+[^.\n]{0,60}?\bwithout\s+(?:checking\s+back|asking|confirm\w*|(?:the\s+user'?s?\s+)?(?:approval|confirmation|consent))/g, "high", "instruction to skip the user's approval"),
 ];
 const CONSENT_HINT = /freigegeben|genehmigt|zugestimmt|best[aä]tigung|confirmaci|confirmation|conferma|confirma[cç][aã]o|bevestiging|подтвержд|підтвердж|确认|確認|확인|samtykke|godkend|godkjent|sp[øo]rge|sp[øo]rre|aprobado|autorizado|approuv|autoris/i;
 /** Consent manufactured for the user in other languages ("hat … bereits freigegeben", "frage nicht nach einer Bestätigung"). Folded text: no accents. */
@@ -104,10 +106,25 @@ function run(view: TextView, scope: Scope, sink: FindingSink, ruleId: keyof type
       // "[secret]" in lower case is a placeholder a tool prints ("shown as [secret]"); fake tags shout ("[SYSTEM]").
       const ev = view.evidence(m.index, end);
       const placeholder = ruleId === "R6" && m[0].startsWith("[") && /^\[\s*\w+\s*\]$/.test(m[0]) && !isCaps(view.raw.slice(ev.start, ev.end));
-      sink.phrase(view, scope, ruleId, named || placeholder ? "low" : severity, m.index, end, named ? `${message} (named as a thing, not used)` : placeholder ? `${message} (a lower-case placeholder, not a tag)` : message);
+      // "<IMPORTANT>This cannot be undone. Ask the user to confirm…</IMPORTANT>": a tag whose whole
+      // content guards the user from the tool (asks, confirms, warns) and moves nothing.
+      const wrapped = /^<\s*\//.test(m[0]) ? view.text.slice(view.text.lastIndexOf(">", m.index - 1) + 1, m.index) : tagContent(view.text, end);
+      const guarding = ruleId === "R6" && !named && !placeholder && guardsTheUser(wrapped);
+      const low = named || placeholder || guarding;
+      sink.phrase(view, scope, ruleId, low ? "low" : severity, m.index, end, named ? `${message} (named as a thing, not used)` : placeholder ? `${message} (a lower-case placeholder, not a tag)` : guarding ? `${message} (its content only asks for the user's confirmation)` : message);
     }
   }
 }
+
+/** The text a tag wraps: up to its closing tag, or the next 300 characters. */
+function tagContent(text: string, from: number): string {
+  const rest = text.slice(from, from + 300);
+  const close = rest.search(/<\s*\//);
+  return close >= 0 ? rest.slice(0, close) : rest;
+}
+const GUARDS = /\b(?:ask|asks|confirm|confirms|show|warn|remind)\s+(?:the\s+)?users?\b|\b(?:ask|tell)\s+them\s+to\s+confirm|\bcannot\s+be\s+undone|\birreversibl\w*|\bdouble-check/;
+const HARMS = /\b(?:send|upload|post|forward|copy|include|attach|email|read|cat|call|invoke|ignore|secret\w*|password|token|key|credential\w*|without|never\s+(?:tell|mention|show)|do\s+not\s+(?:tell|mention|show)|don't|silently|quietly|hidden|instead)\b|[~@]|:\/\//;
+const guardsTheUser = (content: string) => content.trim().length > 0 && GUARDS.test(content) && !HARMS.test(content);
 
 const isCaps = (s: string) => /[A-Z]/.test(s) && !/[a-z]/.test(s);
 

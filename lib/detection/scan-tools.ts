@@ -21,7 +21,7 @@ import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type ItemKind, 
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
 const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*|scor\w*|analy[sz]\w*|assess\w*|inspect\w*)\b/;
-const ATTACK_WORDS = /\b(?:injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*)\b/;
+const ATTACK_WORDS = /\b(?:injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*|confusables?|homoglyphs?|spoof\w*|look-?alikes?|typosquat\w*|impersonat\w*)\b/;
 
 export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolContext {
   const name = String(tool.name);
@@ -61,6 +61,9 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanConvergence(view, scope, sink, index);
 }
 
+const ORDER_START = /^\s*(?:please\s+)?(?:put|send|ask|read|include|add|upload|forward|copy|call|use|ignore|always|never|do\s+not|tell|e-?mail|post|share|attach|append|fetch|open|run|execute|write|insert|set|prefix|store|save|list|collect|export)\b/i;
+const DECODE_ASK = /\bdecod\w*|\bshift\s+(?:\w+\s+)?back|\bconvert\s+(?:it|them|this|the\s+(?:codes?|numbers?))|\btranslate\s+(?:it|them|this)\b/i;
+const DECODED_AS_PROSE = new Set<ExtractedString["field"]>(["description", "enum", "default", "examples", "const"]);
 const SEVERITY_OF_DECODED: Record<Severity, Severity | null> = { critical: "critical", high: "critical", medium: "high", low: null, info: null };
 
 /**
@@ -72,15 +75,26 @@ function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: Cro
   for (const p of findPayloads(view.raw)) {
     const inner = new TextView(p.text);
     const scratch = new FindingSink();
-    scanInstructions(inner, scope, scratch);
-    scanMultilingual(inner, scope, scratch);
-    scanData(inner, scope, scratch);
-    scanReferences(inner, scope, scratch, index);
+    // Decoded text is prose wherever it was hidden (a description, an enum value, an example), and
+    // never the tool's own summary line.
+    const inScope: Scope = { ...scope, field: DECODED_AS_PROSE.has(scope.field) ? "schema-description" : scope.field };
+    scanInstructions(inner, inScope, scratch);
+    scanMultilingual(inner, inScope, scratch);
+    scanData(inner, inScope, scratch);
+    scanReferences(inner, inScope, scratch, index);
     // A decoded payload in business language (no phrase rule's words) converges like plain text.
-    scanConvergence(inner, { ...scope, field: scope.field === "description" ? "schema-description" : scope.field }, scratch, index);
+    scanConvergence(inner, inScope, scratch, index);
     const worst = scratch.list.filter((f) => !f.discounted).sort((a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity])[0];
     const severity = worst ? SEVERITY_OF_DECODED[worst.severity] : null;
-    if (!worst || !severity) continue;
+    if (!worst || !severity) {
+      // An order hidden in an encoding the text itself tells the model to decode ("character codes,
+      // decode first: 80,117,116,…") is a hidden instruction whatever it asks for.
+      const around = view.raw.slice(0, p.start) + view.raw.slice(p.end);
+      if (ORDER_START.test(p.text) && DECODE_ASK.test(around) && !scope.tool.describesAttacks) {
+        sink.add(scope, "R4", "high", view.rawEvidence(p.start, p.end), `${p.kind} payload the text asks the model to decode is an order: ${JSON.stringify(p.text.length > 100 ? `${p.text.slice(0, 99)}…` : p.text)}`, { decoded: p.text });
+      }
+      continue;
+    }
     const clip = p.text.length > 100 ? `${p.text.slice(0, 99)}…` : p.text;
     sink.add(scope, "R4", severity, view.rawEvidence(p.start, p.end), `${p.kind} payload decodes to ${JSON.stringify(clip)} (${worst.ruleId}: ${worst.message})`, { decoded: p.text, discount: scope.tool.describesAttacks });
   }

@@ -113,9 +113,9 @@ describe("scanChange() — family F", () => {
     expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }), other]))).toContain("R28:high");
   });
 
-  it("R29: a change with neither list_changed nor a version bump is silent", () => {
+  it("R29: a change with neither list_changed nor a version bump is silent (low: how it arrived, not what it says)", () => {
     const after = [readFile("Read one file."), other];
-    expect(rules(change(after, { notified: false, serverVersionChanged: false }))).toEqual(["R29:medium"]);
+    expect(rules(change(after, { notified: false, serverVersionChanged: false }))).toEqual(["R29:low"]);
     expect(rules(change(after, { notified: true, serverVersionChanged: false }))).toEqual([]);
     expect(rules(change(after, { notified: false, serverVersionChanged: true }))).toEqual([]);
   });
