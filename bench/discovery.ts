@@ -43,6 +43,32 @@ try {
     await walkServer.stop();
   }
 
+  // Client CPU of one first listing (connect, initialize, list 50 tools, close) over the guarded
+  // fetch, with its direct path (undici's dispatcher API) and with every request through undici's
+  // fetch, alternating, in one run (issue 12: the listing path's HTTP cost).
+  writeFixtureState(path.join(dir, "fifty.json"), { tools: Array.from({ length: 50 }, (_, i) => tool(i)), listChanged: false });
+  const fifty = await startHttpFixture(path.join(dir, "fifty.json"));
+  try {
+    const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 400);
+    const paths = { direct: createGuardedFetch({ blockPrivate: false, maxResponseBytes: 16 * 1024 * 1024 }), fetch: createGuardedFetch({ blockPrivate: false, maxResponseBytes: 16 * 1024 * 1024, directRequests: false }) };
+    const cpu: Record<string, number[]> = { direct: [], fetch: [] };
+    for (let round = 0; round < 4; round++) {
+      for (const name of ["direct", "fetch"] as const) {
+        const o = { ...opts, fetch: paths[name] };
+        for (let i = 0; i < 20; i++) await takeSnapshot({ transport: "streamable_http", url: fifty.url, headers: {} }, o); // warm
+        const c0 = process.cpuUsage();
+        for (let i = 0; i < LISTINGS; i++) await takeSnapshot({ transport: "streamable_http", url: fifty.url, headers: {} }, o);
+        const c = process.cpuUsage(c0);
+        cpu[name]!.push((c.user + c.system) / 1000 / LISTINGS);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    console.log(`first listing of 50 tools, client CPU (median of 4 × ${LISTINGS}): direct path ${median(cpu.direct!).toFixed(2)} ms, undici fetch ${median(cpu.fetch!).toFixed(2)} ms (rounds: ${cpu.direct!.map((x) => x.toFixed(2)).join("/")} vs ${cpu.fetch!.map((x) => x.toFixed(2)).join("/")})`);
+    await Promise.all([paths.direct.close(), paths.fetch.close()]);
+  } finally {
+    await fifty.stop();
+  }
+
   // Memory per live session, by kind (issue 12): a server that pushes (2026 listen stream or a
   // legacy GET stream) holds an SDK client and a socket; one that pushes nothing holds neither
   // between polls (connect, list, close).

@@ -50,6 +50,8 @@ export type GuardedFetchOptions = {
   connectTimeoutMs?: number;
   /** Whether a request opens a long-lived stream that must not be capped; default isLongLivedStream. */
   isStreaming?: (init?: RequestInit) => boolean;
+  /** false sends every request through undici's fetch (bench/discovery.ts compares the two paths); default true. */
+  directRequests?: boolean;
 };
 
 /**
@@ -329,7 +331,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     const checked = checkUrl(url);
     if (!checked.ok) throw new NetworkGuardError(checked.code, checked.message);
     const streaming = isStreaming(init);
-    if (!streaming && (init.redirect ?? "follow") === "follow") {
+    if (opts.directRequests !== false && !streaming && (init.redirect ?? "follow") === "follow") {
       const direct = await directRequest(agent, new URL(checked.url), init, opts.maxResponseBytes);
       if (direct) return direct;
     }
