@@ -98,6 +98,18 @@ describe("redirects on the direct path", () => {
     expect(other.seen).toEqual([{ path: "/elsewhere", method: "POST", body: post.body }]);
   });
 
+  it("with redirect 'manual' (how the MCP SDK calls it) hands the 3xx back untouched and asks nothing more", async () => {
+    const res = await guarded()(`${main.base}/status/302?to=/target`, { ...post, redirect: "manual" });
+    expect([res.status, res.headers.get("location"), res.redirected]).toEqual([302, "/target", false]);
+    expect(main.seen.map((s) => s.path)).toEqual(["/status/302"]);
+  });
+
+  it("refuses a redirect to one of fetch's bad ports (IRC, SMTP…) as fetch does, before connecting", async () => {
+    const error = await guarded()(`${main.base}/status/307?to=${encodeURIComponent("http://127.0.0.1:6667/irc")}`, post).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error & { cause?: Error }).cause?.message).toBe("bad port");
+  });
+
   it("gives up on a redirect loop after 20 hops, as fetch does", async () => {
     const error = await guarded()(`${main.base}/loop`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);

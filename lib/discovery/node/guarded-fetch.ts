@@ -213,6 +213,13 @@ function memoryBody(body: RequestInit["body"]): string | Uint8Array | undefined 
 
 const INFLATE: Record<string, (buf: Buffer, opts: zlib.ZlibOptions) => Buffer> = { gzip: zlib.gunzipSync, "x-gzip": zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync as (buf: Buffer, opts: zlib.ZlibOptions) => Buffer };
 
+/**
+ * The Fetch standard's "bad ports" (SMTP, IRC, X11…), which fetch refuses to talk HTTP to so that a
+ * request cannot be turned against another protocol; the direct path refuses them the same way.
+ */
+const BAD_PORTS = new Set([1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+const badPort = (url: URL) => BAD_PORTS.has(Number(url.port || (url.protocol === "https:" ? 443 : 80)));
+
 /** Headers a redirect to another origin must not carry (as fetch drops them). */
 const CROSS_ORIGIN_DROP = ["authorization", "cookie", "proxy-authorization"];
 const MAX_REDIRECTS = 20;
@@ -224,15 +231,19 @@ const MAX_REDIRECTS = 20;
  * listing makes four. Same agent, so the same connect-time address checks on every hop; redirects
  * followed as fetch follows them (each new URL checked, 303 and POST-on-301/302 become GET,
  * credentials dropped across origins, at most 20); the same cap, on the bytes and again after
- * inflating. An event-stream answer stays a stream (capped as it is read). Only a body that is
- * not in memory (a stream, a form) returns null, before anything is sent, for the fetch path.
+ * inflating; with redirect "manual" (how the MCP SDK calls it: it follows same-origin redirects
+ * itself) the 3xx comes back as it came. An event-stream answer stays a stream (capped as it is
+ * read). Only a body that is not in memory (a stream, a form) or redirect "error" returns null,
+ * before anything is sent, for the fetch path.
  */
 async function directRequest(agent: Agent, first: URL, init: RequestInit, limit: number): Promise<Response | null> {
   let body = memoryBody(init.body);
-  if (body === null) return null;
+  // fetch's own refusal ("bad port"), word for word, comes from the fetch path.
+  if (body === null || badPort(first)) return null;
   let method = (init.method ?? "GET").toUpperCase();
   const headers = plainHeaders(init.headers);
   const signal = init.signal ?? undefined;
+  const follow = (init.redirect ?? "follow") === "follow";
   let url = first;
   for (let hop = 0; ; hop++) {
     let res: Awaited<ReturnType<Agent["request"]>>;
@@ -245,13 +256,15 @@ async function directRequest(agent: Agent, first: URL, init: RequestInit, limit:
       const v = res.headers[name];
       return Array.isArray(v) ? v.join(", ") : v;
     };
-    const location = res.statusCode >= 300 && res.statusCode < 400 ? header("location") : undefined;
+    // "manual" (the SDK follows redirects itself, within the origin) hands the 3xx back as it came.
+    const location = follow && res.statusCode >= 300 && res.statusCode < 400 ? header("location") : undefined;
     if (location !== undefined) {
       discard(res.body);
       if (hop + 1 > MAX_REDIRECTS) throw Object.assign(new TypeError("fetch failed"), { cause: new Error("redirect count exceeded") });
       const next = checkUrl(new URL(location, url).href);
       if (!next.ok) throw new NetworkGuardError(next.code, next.message);
       const target = new URL(next.url);
+      if (badPort(target)) throw Object.assign(new TypeError("fetch failed"), { cause: new TypeError("bad port") });
       if (res.statusCode === 303 ? method !== "HEAD" : (res.statusCode === 301 || res.statusCode === 302) && method === "POST") {
         method = "GET";
         body = undefined;
@@ -331,7 +344,7 @@ export function createGuardedFetch(opts: GuardedFetchOptions): GuardedFetch {
     const checked = checkUrl(url);
     if (!checked.ok) throw new NetworkGuardError(checked.code, checked.message);
     const streaming = isStreaming(init);
-    if (opts.directRequests !== false && !streaming && (init.redirect ?? "follow") === "follow") {
+    if (opts.directRequests !== false && !streaming && init.redirect !== "error") {
       const direct = await directRequest(agent, new URL(checked.url), init, opts.maxResponseBytes);
       if (direct) return direct;
     }
