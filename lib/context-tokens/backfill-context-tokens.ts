@@ -1,5 +1,7 @@
 import type { Db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { loadContextTokenCounter } from "./load-counter";
+import { snapshotTotalSql, storeVersionCounts } from "./token-sums";
 
 // Rows stored before context tokens were counted (NULL): the worker counts them at startup, in
 // batches, across every team (system work, like retention). Idempotent: each update only fills
@@ -39,10 +41,7 @@ export async function backfillContextTokens(db: Db, options: BackfillOptions = {
     const count = await loadContextTokenCounter();
     const ids = rows.map((r) => r.id);
     const tokens = rows.map((r) => count(r.kind, r.definition));
-    result.versions += await db.$executeRaw`
-      UPDATE tool_version tv SET context_tokens = v.n
-        FROM unnest(${ids}::uuid[], ${tokens}::int[]) AS v(id, n)
-       WHERE tv.id = v.id AND tv.context_tokens IS NULL`;
+    result.versions += await storeVersionCounts(db, ids, tokens);
     after = rows.at(-1)!.id;
     await pause();
   }
@@ -56,10 +55,7 @@ export async function backfillContextTokens(db: Db, options: BackfillOptions = {
           FROM snapshot s WHERE s.id > ${after}::uuid AND s.context_tokens IS NULL
          ORDER BY s.id LIMIT ${batchSize}
       ), sums AS (
-        -- With repeats (a list naming one version twice costs it twice), like the write path.
-        SELECT b.id, (SELECT CASE WHEN count(*) = count(tv.context_tokens) THEN COALESCE(sum(tv.context_tokens), 0) END
-                        FROM unnest(b.items) AS u(id) JOIN tool_version tv ON tv.id = u.id AND tv.tenant_id = b.tenant_id) AS total
-          FROM batch b
+        SELECT b.id, ${snapshotTotalSql(Prisma.sql`b.items`, Prisma.sql`b.tenant_id`)} AS total FROM batch b
       ), updated AS (
         UPDATE snapshot s SET context_tokens = LEAST(sums.total, 2147483647)::int
           FROM sums WHERE s.id = sums.id AND sums.total IS NOT NULL AND s.context_tokens IS NULL

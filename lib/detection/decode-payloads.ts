@@ -112,7 +112,7 @@ function bestShift(text: string): string | null {
   return best ? shiftLetters(text, best.k) : null;
 }
 
-export const rot13 = (s: string) => s.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= "Z" ? 65 : 97)));
+export const rot13 = (s: string) => shiftLetters(s, 13);
 
 /** Decoded text that reads as text: at least 8 characters, 95% printable (letters of any script count). */
 export function printable(text: string): string | null {

@@ -29,13 +29,12 @@ import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } fr
 import type { CrossIndex } from "./rules-cross";
 import type { FindingSink, Scope, ToolContext } from "./sink";
 import type { TextView } from "./text-view";
-import type { ExtractedString, Severity, StringField } from "./types";
+import { VALUE_FIELDS, type ExtractedString, type Severity, type StringField } from "./types";
 
 /** The role stems without the global flag: .test() here must not carry lastIndex between calls. */
 const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) => [k, new RegExp(r.source, "u")])) as typeof ROLE_RE_GLOBAL;
 
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
-const VALUE = new Set<StringField>(["default", "const", "examples", "enum"]);
 
 const MOVE_WORDS = String.raw`prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
@@ -290,7 +289,7 @@ const DEST_PARAM = /^(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|n
 /** R33 over schema values: a fixed outside address or URL on a parameter that says where data goes. */
 export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
   for (const s of strings) {
-    if (!VALUE.has(s.field)) continue;
+    if (!VALUE_FIELDS.has(s.field)) continue;
     // Also a key of an object default ({"forward_to": "…"}): the nested parameter's value is set as surely.
     const m = /\/properties\/([^/]+)\/(?:default|const|examples|enum)(?:\/\d+)?$/.exec(s.pointer) ?? /\/(?:default|const)\/([^/]+)$/.exec(s.pointer);
     if (!m || !m[1]) continue;

@@ -4,7 +4,7 @@ import { ROLE_RE, cueSentences, foldForCues, mayBeForeign } from "./cues-multili
 import { expandIdentifier } from "./normalize";
 import type { FindingSink, Scope, ToolContext } from "./sink";
 import { matches, type TextView } from "./text-view";
-import type { Severity, ToolLike } from "./types";
+import { VALUE_FIELDS, type Severity, type ToolLike } from "./types";
 import { inputProperties } from "./extract";
 
 /** Environment variable names that hold secrets (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN…), in folded (lower) case. */
@@ -36,8 +36,6 @@ function imperativeAt(text: string, at: number): boolean {
 /** "instructions to", "attempts to", "telling the agent to": what follows is the order being described. */
 const NAMES_AN_ORDER = /\b(?:instructions?|attempts?|requests?|orders?|commands?|payloads?|prompts?|tries|trying|(?:telling|asking|tell|ask)\s+(?:the\s+)?(?:agent|model|assistant|llm)s?)\s+to\s+$/;
 const USER_SUPPLIED = /^[^.\n]{0,20}\bonly\s+(?:when|if)\s+(?:the\s+)?(?:user|you)\s+(?:supplies|supply|provides|provide|gives|give|enters|enter|types|type|asks|ask|explicitly)\b/;
-
-const VALUE_FIELDS = new Set(["default", "const", "examples", "enum"]);
 
 /** Stems of sensitive targets, for "the tool's own purpose" checks (an SSH tool may mention ~/.ssh). */
 const STEMS: Array<[RegExp, RegExp]> = [
@@ -185,16 +183,20 @@ function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
   // A parameter named for a secret (api_key, token) declares that the tool takes one: "pass api_key to
   // override OPENAI_API_KEY" documents it, it does not route a secret out.
   const params = [...(scope.tool.params ?? [])].filter((p) => !LOCATOR_PARAM.test(p) && !SECRET_PARAM.test(p));
+  const severity: Severity = LISTER.test(scope.tool.purpose) ? "medium" : "high";
+  /** The way out a sentence names beside its secret (a parameter, a URL or an address), if any. */
+  const wayOut = (sentence: string, secret: string, params: readonly string[]) => {
+    if (PROHIBITION.test(sentence) || ownPurpose(secret, scope.tool)) return undefined;
+    const rest = sentence.replace(secret, " ");
+    const param = params.find((p) => namedAsParameter(p, rest));
+    return param ? `parameter "${param}"` : DESTINATION.exec(rest)?.[0];
+  };
+  const message = (secret: string, out: string) => `a secret (${secret}) and a way out (${out}) in one sentence: routes the secret out of the agent`;
   for (const m of matches(view, CHANNEL_TARGET)) {
     const [s, e] = view.sentence(m.index);
-    const sentence = t.slice(s, e);
-    if (PROHIBITION.test(sentence) || ownPurpose(m[0], scope.tool)) continue;
-    const rest = sentence.replace(m[0], " ");
-    const param = params.find((p) => namedAsParameter(p, rest));
-    const dest = DESTINATION.exec(rest)?.[0];
-    if (!param && !dest) continue;
-    const severity: Severity = LISTER.test(scope.tool.purpose) ? "medium" : "high";
-    sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, `a secret (${m[0]}) and a way out (${param ? `parameter "${param}"` : dest}) in one sentence: routes the secret out of the agent`);
+    const out = wayOut(t.slice(s, e), m[0], params);
+    if (!out) continue;
+    sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, message(m[0], out));
     return;
   }
   // The same in other languages: a secret named with the multilingual stems ("パスワード",
@@ -204,15 +206,12 @@ function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
   const secret = new RegExp(ROLE_RE.secret.source, "u");
   for (const { start, text } of cueSentences(foldForCues(view.raw))) {
     const m = secret.exec(text);
-    if (!m || PROHIBITION.test(text) || ownPurpose(m[0], scope.tool)) continue;
-    const rest = text.replace(m[0], " ");
     // As above, a parameter named for that very secret (`パスワード` for a password) declares that
     // the tool takes one; a password put into a field named for something else is routed.
-    const param = params.find((p) => !p.includes(m[0]) && !m[0].includes(p) && namedAsParameter(p, rest));
-    const dest = DESTINATION.exec(rest)?.[0];
-    if (!param && !dest) continue;
+    const out = m && wayOut(text, m[0], params.filter((p) => !p.includes(m[0]) && !m[0].includes(p)));
+    if (!m || !out) continue;
     const at = Math.min(view.raw.length, start + m.index);
-    sink.add(scope, "R13", LISTER.test(scope.tool.purpose) ? "medium" : "high", view.rawEvidence(at, Math.min(view.raw.length, at + m[0].length)), `a secret (${m[0]}) and a way out (${param ? `parameter "${param}"` : dest}) in one sentence: routes the secret out of the agent (in another language)`, { discount: scope.tool.describesAttacks });
+    sink.add(scope, "R13", severity, view.rawEvidence(at, Math.min(view.raw.length, at + m[0].length)), `${message(m[0], out)} (in another language)`, { discount: scope.tool.describesAttacks });
     return;
   }
 }

@@ -8,7 +8,7 @@
 import { foldForCues } from "./cues-multilingual";
 import { LOCAL_HOST, PATH_TARGETS, SECRET_NOUNS } from "./rules-data";
 import type { FindingSink, Scope } from "./sink";
-import type { ExtractedString, ItemKind } from "./types";
+import { VALUE_FIELDS, type ExtractedString, type ItemKind } from "./types";
 
 /** A tool's name as people write it in prose: snake_case, kebab-case with a verb, or camelCase. */
 const TOOLISH = String.raw`[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]+`;
@@ -26,7 +26,6 @@ const ID_WHERE = /\b(?:to|with)\s+\w+|\b(?:passwords?|secrets?|tokens?|keys?|cre
 /** Text that addresses the agent or overrides the user. */
 const ADDRESSED = /\b(?:instructions?\s+for\s+the\s+(?:assistant|model|agent|ai)|(?:the\s+)?(?:assistant|model|agent|ai)\s+(?:must|should|has\s+to|needs\s+to)|ignore\s+the\s+user'?s?\b|regardless\s+of\s+(?:what\s+)?the\s+user|(?:the\s+user|they)\s+(?:did\s+not|didn't|never)\s+(?:pick|choose|select|ask\s+for|request|mention)|\byour\s+next\s+(?:tool\s+call|answer|reply|response|message))/i;
 
-const VALUE_FIELDS = new Set(["enum", "default", "examples", "const"]);
 
 /** Where a string sits, in words, when it is a place that describes data; null when it is not. */
 function dataSlot(s: ExtractedString, kind: ItemKind | undefined): string | null {

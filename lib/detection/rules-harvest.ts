@@ -47,7 +47,7 @@ const KINDS: Kind[] = [
     what: "a password",
     name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
     words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*)\b`),
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*|socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b`),
   },
   {
     what: "a session cookie",
@@ -72,10 +72,8 @@ const KINDS: Kind[] = [
 
 const kindOfName = (name: string) => KINDS.find((k) => k.name.test(name));
 const kindOfWords = (text: string) => KINDS.find((k) => k.words.test(text));
-// A tool named for the credential (set_port_out_pin, rotate_api_key) handles it by definition; a
-// club's booking tool takes its member's PIN.
-const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.name.test(ctx.name ?? "") || kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`) || (kind.what === "a password" && MEMBER.test(ctx.purpose));
-const MEMBER = /\b(?:socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b/;
+// A tool named for the credential (set_port_out_pin, rotate_api_key) handles it by definition.
+const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.name.test(ctx.name ?? "") || kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`);
 
 /** "Ask the user for…" in the languages of cues-multilingual.ts (folded: lower case, no Latin accents). */
 const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\bkullanicidan\s+(?:\S+\s+){0,5}iste|اطلب\s+من\s+المستخدم|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;

@@ -17,7 +17,7 @@ import { extractWithLimits, inputProperties } from "./extract";
 import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
-import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
+import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
 const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*|scor\w*|analy[sz]\w*|assess\w*|inspect\w*)\b/;
@@ -63,7 +63,7 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
 
 const ORDER_START = /^\s*(?:please\s+)?(?:put|send|ask|read|include|add|upload|forward|copy|call|use|ignore|always|never|do\s+not|tell|e-?mail|post|share|attach|append|fetch|open|run|execute|write|insert|set|prefix|store|save|list|collect|export)\b/i;
 const DECODE_ASK = /\bdecod\w*|\bshift\s+(?:\w+\s+)?back|\bconvert\s+(?:it|them|this|the\s+(?:codes?|numbers?))|\btranslate\s+(?:it|them|this)\b/i;
-const DECODED_AS_PROSE = new Set<ExtractedString["field"]>(["description", "enum", "default", "examples", "const"]);
+const decodedAsProse = (field: ExtractedString["field"]) => field === "description" || VALUE_FIELDS.has(field);
 const SEVERITY_OF_DECODED: Record<Severity, Severity | null> = { critical: "critical", high: "critical", medium: "high", low: null, info: null };
 
 /**
@@ -77,7 +77,7 @@ function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: Cro
     const scratch = new FindingSink();
     // Decoded text is prose wherever it was hidden (a description, an enum value, an example), and
     // never the tool's own summary line.
-    const inScope: Scope = { ...scope, field: DECODED_AS_PROSE.has(scope.field) ? "schema-description" : scope.field };
+    const inScope: Scope = { ...scope, field: decodedAsProse(scope.field) ? "schema-description" : scope.field };
     scanInstructions(inner, inScope, scratch);
     scanMultilingual(inner, inScope, scratch);
     scanData(inner, inScope, scratch);

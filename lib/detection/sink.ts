@@ -1,6 +1,6 @@
 import { familyOf, ruleDocPath } from "./catalog";
 import type { TextView } from "./text-view";
-import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Evidence, type Severity, type StringField } from "./types";
+import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type AuditRuleId, type Evidence, type Severity, type StringField } from "./types";
 
 /** What a rule knows about the tool a string belongs to. */
 export type ToolContext = {
@@ -63,7 +63,7 @@ export class FindingSink {
 
   /** A phrase-rule match on the normalized text, discounted when quoted or example-framed. */
   phrase(view: TextView, scope: Scope, ruleId: AuditRuleId, severity: Severity, start: number, end: number, message: string, extra: Omit<Extra, "discount"> & { noDiscount?: boolean } = {}): void {
-    const framed = !extra.noDiscount && (view.framed(start, end) || (scope.tool.describesAttacks && EXAMPLE_FIELDS.has(scope.field)));
+    const framed = !extra.noDiscount && (view.framed(start, end) || (scope.tool.describesAttacks && VALUE_FIELDS.has(scope.field)));
     this.add(scope, ruleId, severity, view.evidence(start, end), message, { decoded: extra.decoded, discount: framed });
   }
 
@@ -75,4 +75,3 @@ export class FindingSink {
   }
 }
 
-const EXAMPLE_FIELDS = new Set<StringField>(["examples", "default", "enum", "const"]);

@@ -37,6 +37,9 @@ export type StringField =
   /** A resource's uri or a resource template's uriTemplate. */
   | "uri";
 
+/** The schema fields that hold values rather than describe them: one set for every rule that asks. */
+export const VALUE_FIELDS: ReadonlySet<StringField> = new Set<StringField>(["enum", "default", "examples", "const"]);
+
 export type ExtractedString = {
   /** RFC 6901 pointer from the tool's root; for a property name, the pointer of that property's schema. */
   pointer: string;

@@ -200,7 +200,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
   const negotiatedEra = client.getProtocolEra() ?? "legacy";
   const capabilities = (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null;
   const pushes = (key: string) => listChangedOf(capabilities, key);
-  const advertised = advertisesListChanged(capabilities ?? undefined);
+  const advertised = advertisesListChanged(capabilities);
   const filter = { toolsListChanged: pushes("tools"), ...(pushes("prompts") ? { promptsListChanged: true } : {}), ...(pushes("resources") ? { resourcesListChanged: true } : {}) };
   const honoured = (f: { toolsListChanged?: boolean; promptsListChanged?: boolean; resourcesListChanged?: boolean } | undefined) =>
     Boolean(f?.toolsListChanged || f?.promptsListChanged || f?.resourcesListChanged);
@@ -254,7 +254,7 @@ async function connectOnce(config: ServerConnectionConfig, kind: "stdio" | HttpK
 const listChangedOf = (capabilities: Record<string, unknown> | null | undefined, key: string) =>
   Boolean((capabilities?.[key] as { listChanged?: boolean } | undefined)?.listChanged);
 /** Whether the server says it will push a list_changed we follow (tools, prompts or resources). */
-const advertisesListChanged = (capabilities: Record<string, unknown> | undefined) =>
+const advertisesListChanged = (capabilities: Record<string, unknown> | null | undefined) =>
   listChangedOf(capabilities, "tools") || listChangedOf(capabilities, "prompts") || listChangedOf(capabilities, "resources");
 
 type Fault = { current: { code: string; message: string } | undefined };

@@ -42,9 +42,10 @@ const MAX_STEP_UP_RETRIES = 1;
 /**
  * Node-only: stdio spawns a process. The SDK gives a child only a minimal default env, so the
  * server's configured env is laid over that default rather than over the worker's own env
- * (which must not leak the worker's secrets into third-party servers).
+ * (which must not leak the worker's secrets into third-party servers). `streamWanted` is asked when
+ * the HTTP transport wants its GET notification stream (skippingUnwantedStreams, below).
  */
-export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions, streamWanted?: () => boolean): CreatedTransport {
+export function createTransport(config: ServerConnectionConfig, kind: "stdio" | HttpKind, opts: TransportOptions, streamWanted: () => boolean = () => true): CreatedTransport {
   if (config.transport === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -80,7 +81,7 @@ export function createTransport(config: ServerConnectionConfig, kind: "stdio" | 
   return {
     transport: new StreamableHTTPClientTransport(url, {
       requestInit,
-      fetch: streamWanted ? skippingUnwantedStreams(opts.fetch, streamWanted) : opts.fetch,
+      fetch: skippingUnwantedStreams(opts.fetch, streamWanted),
       ...(opts.authProvider
         ? {
             authProvider: opts.authProvider,
@@ -132,8 +133,8 @@ function watchStdoutNoise(stdout: NodeJS.ReadableStream, noise: { lines: number;
  * handshake, whatever the server advertised. When `wanted()` says no (the server advertises no
  * listChanged, so nothing we listen for will come and the connection is closed after its
  * listing), that GET is answered here with the 405 a server without a stream gives, which the SDK
- * takes quietly, instead of costing the server and us one request per poll (~1,900 in a
- * 2,000-server sweep, bench/RESULTS.md tenth pass). A GET that resumes a response stream
+ * takes quietly, instead of costing the server and us one request per poll (1,876 in a
+ * 2,000-server sweep, bench/RESULTS.md eleventh pass). A GET that resumes a response stream
  * (`Last-Event-ID`) always goes out: it carries an answer we are waiting for.
  */
 export function skippingUnwantedStreams(fetch: GuardedFetch, wanted: () => boolean): GuardedFetch {
