@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { parseArgs } from "node:util";
 import { visibleText } from "@/lib/diff";
-import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type PromptLike, type ResourceLike, type Severity, type ToolLike } from "@/lib/detection";
+import { atLeast, buildAuditReport, renderAuditText, scanTools, toSarif, type AuditFinding, type OtherServer, type PromptLike, type ResourceLike, type Severity, type ToolLike } from "@/lib/detection";
 import { extractToolList, type LoadedList } from "./diff-command";
 
 const HELP = `usage: toolwatch scan <file|-> [--json|--sarif] [--fail-on critical|high|medium|low]
@@ -15,11 +16,18 @@ surface may be given as one object: {"tools": [...], "prompts": [...], "resource
 "resourceTemplates": [...], "instructions": "..."} (any of the lists may be absent); prompts,
 resources and templates are scanned like tools and their findings name the item's kind.
 
+The agent's other servers decide what counts as shadowing or impersonating their tools (R19, R21):
+give each with --other, or put them in the input as "otherServers": [{"name": "github", "tools":
+[...]}] (the shape toolwatch's own corpus uses; "serverName" is accepted for "name").
+
   --json           print the report as JSON (stable shape, "version": 1)
   --sarif          print SARIF 2.1.0, for code scanning in CI
   --fail-on LEVEL  exit 1 if the report's severity is LEVEL or above; a tool's severity rises with
                    the number of distinct rules that fire on it
   --all            also list info findings (plain URLs) in the text output
+  --other [NAME=]FILE
+                   another server the same agent connects to (any input shape above; NAME
+                   defaults to the file's name without its extension); repeatable
 
 Exit 0 otherwise; 2 for bad usage or input that cannot be read as a tool list.`;
 
@@ -40,6 +48,7 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
         sarif: { type: "boolean", default: false },
         all: { type: "boolean", default: false },
         "fail-on": { type: "string" },
+        other: { type: "string", multiple: true, default: [] },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -58,12 +67,14 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
   let list: LoadedList;
   let instructions: string | null;
   let surface: Surface;
+  let otherServers: OtherServer[];
   try {
     text = source === "-" ? await readStream(io.stdin ?? process.stdin) : await readInput(source);
     const json: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
     surface = surfaceOf(json);
     list = surface.hasItems && !hasToolList(json) ? { tools: [], format: "server surface", warnings: [] } : extractToolList(json);
     instructions = instructionsOf(json);
+    otherServers = [...otherServersOf(json), ...(await Promise.all(values.other.map(readOtherServer)))];
   } catch (error) {
     const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : (error as Error).message;
     io.stderr.write(`toolwatch scan: ${visibleText(source === "-" ? "standard input" : source)}: ${visibleText(reason)}\n`);
@@ -71,7 +82,7 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
   }
   for (const warning of list.warnings) io.stderr.write(`toolwatch scan: warning: ${visibleText(warning)}\n`);
 
-  const findings = scanTools(list.tools, { instructions, prompts: surface.prompts, resources: surface.resources, resourceTemplates: surface.resourceTemplates });
+  const findings = scanTools(list.tools, { otherServers, instructions, prompts: surface.prompts, resources: surface.resources, resourceTemplates: surface.resourceTemplates });
   const report = buildAuditReport(findings, { toolCount: list.tools.length });
   const artifactUri = source === "-" ? "stdin" : source;
   if (values.sarif) io.stdout.write(`${JSON.stringify(toSarif(report, { artifactUri, locate: locator(text, list.tools) }), null, 2)}\n`);
@@ -130,6 +141,43 @@ function surfaceOf(json: unknown): Surface {
   const resources = list("resources");
   const resourceTemplates = list("resourceTemplates");
   return { prompts: prompts as PromptLike[], resources, resourceTemplates, hasItems: prompts.length + resources.length + resourceTemplates.length > 0 || (isObj(root) && ("prompts" in root || "resources" in root || "resourceTemplates" in root)) };
+}
+
+/** "otherServers" of the input: [{name | serverName, tools | a tools/list result}]. */
+function otherServersOf(json: unknown): OtherServer[] {
+  if (!isObj(json) || json.otherServers === undefined) return [];
+  if (!Array.isArray(json.otherServers)) throw new Error('"otherServers" is not an array');
+  return json.otherServers.map((entry, i) => {
+    const where = `otherServers[${i}]`;
+    if (!isObj(entry)) throw new Error(`${where} is not an object`);
+    const name = typeof entry.name === "string" ? entry.name : entry.serverName;
+    if (typeof name !== "string" || !name.trim()) throw new Error(`${where} has no string "name" (or "serverName")`);
+    if (!("tools" in entry)) throw new Error(`${where} has no "tools"`);
+    try {
+      return { serverName: name, tools: extractToolList(entry.tools).tools };
+    } catch (error) {
+      throw new Error(`${where}.tools: ${(error as Error).message}`, { cause: error });
+    }
+  });
+}
+
+/** --other [NAME=]FILE: another server's tool list, in any shape the main input accepts. */
+async function readOtherServer(spec: string): Promise<OtherServer> {
+  const eq = /^([^=/\\]+)=(.+)$/.exec(spec);
+  const file = eq ? eq[2]! : spec;
+  const serverName = eq ? eq[1]! : basename(file).replace(/\.[^.]*$/, "") || file;
+  let json: unknown;
+  try {
+    json = JSON.parse((await readInput(file)).replace(/^\uFEFF/, ""));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? `not valid JSON (${error.message})` : (error as Error).message;
+    throw new Error(`--other ${file}: ${reason}`, { cause: error });
+  }
+  try {
+    return { serverName, tools: extractToolList(json).tools };
+  } catch (error) {
+    throw new Error(`--other ${file}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Server instructions, when the file carries them (a snapshot's facts, or an {instructions, tools} object). */

@@ -123,6 +123,40 @@ describe("toolwatch scan", () => {
     expect(r.stderr).toContain(message);
   });
 
+  // Shadowing is judged against the agent's other servers: the same text names a tool that only
+  // the slack server has. Without the other servers the scanner cannot know whose tool it is.
+  it("judges shadowing against the other servers given in the input or with --other", async () => {
+    const alone = JSON.parse((await run([fixture("shadowing-alone.json"), "--json"])).stdout) as AuditReport;
+    expect(alone.tools.flatMap((t) => t.rules)).not.toContain("R19");
+    for (const argv of [[fixture("shadowing-with-other-servers.json")], [fixture("shadowing-alone.json"), "--other", fixture("slack-tools.json")], [fixture("shadowing-alone.json"), "--other", `slack=${fixture("slack-tools.json")}`]]) {
+      const report = JSON.parse((await run([...argv, "--json"])).stdout) as AuditReport;
+      const r19 = report.tools.flatMap((t) => t.findings).find((f) => f.ruleId === "R19");
+      expect(r19?.message).toContain("send_slack_message");
+      expect(r19?.message).toContain(argv.length === 1 || argv[2]!.startsWith("slack=") ? "server slack" : "server slack-tools");
+      expect(report.summary.severity).toBe("critical");
+    }
+  });
+
+  it.each([
+    [{ tools: [], otherServers: {} }, '"otherServers" is not an array'],
+    [{ tools: [], otherServers: [{ tools: [] }] }, 'otherServers[0] has no string "name"'],
+    [{ tools: [], otherServers: [{ name: "x" }] }, 'otherServers[0] has no "tools"'],
+    [{ tools: [], otherServers: [{ name: "x", tools: [{ description: "no name" }] }] }, "otherServers[0].tools: tools[0] is not a tool"],
+  ])("exits 2 on malformed otherServers: %j", async (input, message) => {
+    const r = await run(["-"], JSON.stringify(input));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  it("exits 2 when an --other file is missing or not a tool list", async () => {
+    const missing = await run([fixture("shadowing-alone.json"), "--other", fixture("nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--other \S*nope\.json: no such file/);
+    const notList = await run([fixture("shadowing-alone.json"), "--other", fixture("not-json.json")]);
+    expect(notList.code).toBe(2);
+    expect(notList.stderr).toContain("not valid JSON");
+  });
+
   it("exits 2 on JSON that is not a tool list", async () => {
     const r = await run(["-"], JSON.stringify({ hello: "world" }));
     expect(r.code).toBe(2);
