@@ -46,7 +46,7 @@ const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|wi
 const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+)?(?:be\s+)?(?:${MOVE_WORDS})\b`, "g");
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
-const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща/u;
+const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща|ne\s+n[eé]cessite\s+pas\s+(?:l'|d')?(?:accord|autorisation|consentement|validation)|sans\s+(?:demander\s+)?(?:l'|d')?(?:accord|autorisation|consentement|confirmation)|onay\s+(?:sorma|istem)|izin\s+(?:sorma|isteme)|sin\s+(?:pedir\s+)?(?:confirmaci[oó]n|permiso|consentimiento|autorizaci[oó]n)|ohne\s+(?:\S+\s+)?(?:r[uü]ckfrage|nachfrage|best[aä]tigung|zustimmung|einwilligung)|senza\s+(?:chiedere|conferma|consenso|autorizzazione)|sem\s+(?:pedir\s+)?(?:confirma[cç][aã]o|permiss[aã]o|consentimento|autoriza[cç][aã]o)|zonder\s+(?:bevestiging|toestemming|te\s+vragen)|bez\s+(?:potwierdzenia|zgody|pytania)|tanpa\s+(?:konfirmasi|izin|persetujuan)|без\s+(?:подтвержден|соглас|разрешени|спрос)|无需确认|无需同意|不需要确认|无需用户同意|確認不要|確認せず|同意不要|확인\s*없이|동의\s*없이/u;
 
 const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
@@ -70,6 +70,12 @@ const COVER = new RegExp(
     String.raw`\bnot\s+something\s+to\s+(?:raise|mention|bring\s+up)`,
     String.raw`\bregardless\s+of`,
     String.raw`\beven\s+(?:when|if)\s+the\s+user`,
+    // What the user is told is cut down to hide the rest: "return only the folder path to the user",
+    // "report only the temp-folder count", "leave that out of the summary", "do not list sync_file calls in your responses".
+    String.raw`\b(?:return|report|show|tell|give|mention|surface)\s+only\s+(?:the\s+)?(?:[\w-]+\s+){0,3}(?:to\s+the\s+user|in\s+(?:the|your)\s+(?:answer|reply|response|summary))`,
+    String.raw`\b(?:report|return|show)\s+only\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,2}\s+(?:count|number|total|path|result)s?\b`,
+    String.raw`\bleave\s+(?:that|this|it|them|those)\s+out\s+of\s+(?:the|your)\s+(?:summary|answer|reply|response|output|report)`,
+    String.raw`\b(?:do\s+not|don't|never)\s+(?:list|include|show|mention)\s+(?:[\w-]+\s+){1,3}in\s+(?:your|the)\s+(?:responses?|replies|reply|answers?|summary|output)`,
     String.raw`\bkeep\s+(?:that|this|the)\s+(?:address|copy|recipient)`,
     String.raw`\b(?:users?|they)\s+(?:have|has)\s+already\s+(?:agreed|approved|consented)`,
     String.raw`\bconfigured\s+on\s+our\s+side`,
@@ -133,7 +139,7 @@ function objectOf(s: string, foreign: boolean): string | null {
 /** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
 const OWN_OBJECT: Record<string, RegExp> = {
   privileges: /\b(?:admin\w*|permissions?|roles?|access|iam|rbac|users?\s+management|moderat\w*|members?)\b/,
-  credentials: /\b(?:connect\w*|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
+  credentials: /\b(?:connect\w*|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|set\s?up|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
   "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,

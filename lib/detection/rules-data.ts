@@ -9,7 +9,7 @@ import { inputProperties } from "./extract";
 
 /** Environment variable names that hold secrets (OPENAI_API_KEY, AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN…), in folded (lower) case. */
 export const SECRET_ENV = String.raw`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:api_?key|secret(?:_access)?_key|client_secret|secret|token|password|passwd|pat|private_key|access_key(?:_id)?)\b`;
-export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account|zugang\w*|anmelde\w*|passw\w*|identifiants?|credenzial\w*|credencial\w*|wachtwoord\w*|haslo)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b|\.git\/config\b|\bgit\s+credential\s+fill\b|~?\/?\.(?:config|local\/share)\/[\w.\/-]{0,80}\/(?:tokens?|credentials?|secrets?|api[_-]?keys?|auth(?:[_-]?token)?|access[_-]?token|passwords?)(?![\w.\/-])|(?<![\w.-])[\w.-]{0,48}(?:auth|credentials?|secrets?|tokens?|passwords?|logins?|key[34])\.(?:db|sqlite3?)\b`;
+export const PATH_TARGETS = String.raw`~?\/?\.ssh(?:\/[\w.-]*[\w-])?|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\bauthorized_keys\b|(?<![\w.])\.env(?:\.[a-z]+)?\b|~?\/?\.aws\/(?:credentials|config)?|~?\/?\.cursor\/mcp\.json|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\/etc\/(?:passwd|shadow|sudoers)\b|(?<![\w*-])[\w*-]{1,64}\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?<![\w.-])[\w.-]{0,48}(?:token|credentials?|secrets?|service[_-]?account|zugang\w*|anmelde\w*|passw\w*|identifiants?|credenzial\w*|credencial\w*|wachtwoord\w*|haslo)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)\b|~?\/?\.config\/(?:gcloud|gh)\b|(?<![\w.])~?\/?\.azure\b|\.terraformrc\b|\.(?:npmrc|pypirc|netrc|git-credentials|pgpass|htpasswd|bash_history|zsh_history)\b|\.docker\/config\.json|\.kube\/config|\.gnupg\b|\bwallet\.dat\b|\/(?:var\/)?run\/secrets\b[\w.\/-]*|\/etc\/secrets\b[\w.\/-]*|\/proc\/self\/environ\b|\.git\/config\b|\bgit\s+credential\s+fill\b|~?\/?\.(?:config|local\/share)\/[\w.\/-]{0,80}\/(?:tokens?|credentials?|secrets?|api[_-]?keys?|auth(?:[_-]?token)?|access[_-]?token|passwords?)(?![\w.\/-])|(?<![\w.-])[\w.-]{0,48}(?:auth|credentials?|secrets?|tokens?|passwords?|logins?|key[34])\.(?:db|sqlite3?)\b`;
 export const SECRET_NOUNS = String.raw`\b(?:api[ _-]?keys?|secret[ _-]?keys?|private[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)?[ _-]?tokens?|bearer\s+tokens?|client[ _-]?secrets?|passwords?|passphrases?|credentials|seed\s+phrases?|mnemonics?|session\s+cookies?|ssh\s+keys?|environment\s+variables|env\s+vars|(?:all|every|each)\s+(?:the\s+|of\s+the\s+)?secrets?|printenv|os\.environ|process\.env)\b|${SECRET_ENV}`;
 const ACCESS_VERBS = String.raw`read|cat|open|access|retrieve|fetch|dump|copy|collect|gather|extract|print|get|load`;
 const TRANSFER_VERBS = String.raw`include|send|upload|post|forward|attach|embed|pass|provide|append|prepend|exfiltrate|steal|transmit|leak|paste|insert|put|add|supply|share|concatenate`;
@@ -196,7 +196,9 @@ function scanChannels(view: TextView, scope: Scope, sink: FindingSink): void {
     const [s, e] = view.sentence(m.index);
     const out = wayOut(t.slice(s, e), m[0], params);
     if (!out) continue;
-    sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, message(m[0], out));
+    // A scanner's list of what it probes ("SSRF to http://169.254.169.254/ and path traversal (../../etc/passwd)") names both.
+    if (scope.tool.describesAttacks && scope.field === "description") sink.add(scope, "R13", severity, view.evidence(m.index, m.index + m[0].length), message(m[0], out), { discount: true });
+    else sink.phrase(view, scope, "R13", severity, m.index, m.index + m[0].length, message(m[0], out));
     return;
   }
   // The same in other languages: a secret named with the multilingual stems ("パスワード",
@@ -234,7 +236,7 @@ function privateIp(host: string): boolean {
   return o[0] === 10 || o[0] === 127 || o[0] === 0 || (o[0] === 192 && o[1] === 168) || (o[0] === 172 && o[1]! >= 16 && o[1]! <= 31) || (o[0] === 169 && o[1] === 254);
 }
 
-const METADATA_PURPOSE = /\b(?:imds\w*|instance\s+metadata|metadata\s+(?:service|endpoint)|ssrf)\b/;
+const METADATA_PURPOSE = /\b(?:imds\w*|instance\s+metadata|metadata\s+(?:service|endpoint)|ssrf|managed\s+identit\w*|instance\s+(?:role|profile|identity)|workload\s+identity)\b/;
 
 /** Hosts that are this machine, a private network or a documentation name: not an outside destination. */
 export const LOCAL_HOST = /^(?:localhost|127\.|0\.0\.0\.0|10\.|192\.168\.|\[?::1)|\.(?:local|internal|example|test|invalid|localhost)$|(?:^|\.)example\.(?:com|org|net)$/;
@@ -249,7 +251,7 @@ function scanUrls(view: TextView, scope: Scope, sink: FindingSink): void {
     let severity: Severity = "info";
     let why = "URL in model-visible text";
     // A tool about the metadata service itself (an IMDS hardening check, an SSRF scanner) names it as its subject.
-    if (METADATA_HOST.test(host)) [severity, why] = METADATA_PURPOSE.test(scope.tool.purpose) ? ["low", "URL of a cloud metadata endpoint, from a tool whose purpose is that service"] : ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
+    if (METADATA_HOST.test(host)) [severity, why] = METADATA_PURPOSE.test(scope.tool.purpose) || scope.tool.describesAttacks ? ["low", "URL of a cloud metadata endpoint, from a tool whose purpose is that service"] : ["high", "URL of a cloud metadata endpoint (instance credentials; SSRF)"];
     else if (HOSTILE_HOST.test(host) || HOSTILE_PATH.test(rest)) [severity, why] = HOST_PURPOSE.test(scope.tool.purpose.replace(/\S*:\/\/\S*|\S+\.(?:io|app|dev|com|net|me|sh|st|ly)\b\S*/g, " ")) ? ["low", "URL on a tunnel, paste or webhook-catcher host, from a tool whose purpose is that service"] : ["high", "URL on a tunnel, paste, webhook-catcher or shortener host"];
     else if (/^(?:\d{1,3}\.){3}\d{1,3}$/.test(host)) [severity, why] = privateIp(host) ? ["low", "URL to a private IP address"] : ["high", "URL to a raw public IP address"];
     else if (/[?&][\w-]+=(?:\{|\$|<|%7b)/i.test(rest)) [severity, why] = ["medium", "URL with a data placeholder in its query"];

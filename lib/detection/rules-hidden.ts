@@ -120,7 +120,8 @@ function paddingRun(raw: string): { start: number; end: number } | null {
   let breaks = 0;
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
-    const blank = c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000;
+    // Blank Braille (U+2800) and the Hangul fillers render as blanks too, and no filter strips them.
+    const blank = c === 0x20 || c === 0x09 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x3000 || c === 0x2800 || c === 0x3164 || c === 0xffa0 || c === 0x115f || c === 0x1160;
     if (blank || c === 0x0a || c === 0x0d) {
       if (start < 0) [start, blanks, most, breaks] = [i, 0, 0, 0];
       if (blank) most = Math.max(most, ++blanks);
@@ -144,9 +145,12 @@ export function scanPadding(view: TextView, scope: Scope, sink: FindingSink): vo
   if (pad) {
     const after = pad.end;
     const width = pad.end - pad.start;
-    sink.add(scope, "R3", "medium", view.rawEvidence(after, Math.min(raw.length, after + 120)), `${width} whitespace characters push the text that follows out of view`);
+    // What the padding pushes out of view, when it addresses the model or gives an order, is meant for it alone.
+    const pushed = raw.slice(after, after + 400).toLowerCase();
+    const commanding = AGENT_ADDRESS.test(pushed) || IMPERATIVE.test(pushed);
+    sink.add(scope, "R3", commanding ? "high" : "medium", view.rawEvidence(after, Math.min(raw.length, after + 120)), `${width} blank characters push the text that follows out of view${commanding ? ", and it gives the reading model instructions" : ""}`);
   }
-  if (!/<|\]\s*[(:]/.test(raw)) return;
+  if (!/<|\]\s*[(:]|^\s*---/.test(raw)) return;
   for (const region of hiddenRegions(raw)) {
     const text = region.text.toLowerCase().replace(/\s+/g, " ");
     if (!/\p{L}{3,}/u.test(text)) continue;
@@ -178,6 +182,11 @@ function hiddenRegions(raw: string): Region[] {
   for (const m of raw.matchAll(/\]\(\s*<?[^\s)>]*>?\s+(?:"([^"\n]{1,400})"|'([^'\n]{1,400})')\s*\)/g)) out.push({ kind: "markdown link title", start: m.index, end: m.index + m[0].length, text: m[1] ?? m[2] ?? "" });
   for (const m of raw.matchAll(/^\s*\[[^\]\n]{0,40}\]:\s*(?:#|<>|\S+)\s+\(([^)\n]{1,400})\)/gm)) add("markdown comment", m);
   for (const m of raw.matchAll(/<(\w+)\b[^>]*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*[01](?:\.\d+)?(?:px|pt|em|rem)?(?![\d.])|opacity\s*:\s*0(?![.\d])|color\s*:\s*(?:transparent|rgba\([^)]*,\s*0\))|\shidden(?:\s|>|=))[^>]*>([\s\S]{0,2000}?)<\/\1>/gi)) add("invisible HTML element", m, 2);
+  // Positioned off the page or clipped to nothing: "position:absolute;left:-9999px", "text-indent:-9999px", "clip:rect(0 0 0 0)", "max-height:0;overflow:hidden".
+  for (const m of raw.matchAll(/<(\w+)\b[^>]*(?:(?:left|top|right|text-indent|margin-left)\s*:\s*-\d{3,}|clip(?:-path)?\s*:\s*(?:rect\(\s*0|inset\(\s*50%)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*;[^>]*overflow\s*:\s*hidden)[^>]*>([\s\S]{0,2000}?)<\/\1>/gi)) add("invisible HTML element", m, 2);
+  // YAML front matter at the top of a description: renderers drop or fold it; keys for the agent are orders.
+  const front = /^\s*---\r?\n([\s\S]{0,2000}?)\r?\n---(?:\r?\n|$)/.exec(raw);
+  if (front && /(?:^|\n)\s*[\w-]*(?:agent|assistant|model|llm|directive|instruction|system|prompt)[\w-]*\s*:/i.test(front[1] ?? "")) out.push({ kind: "YAML front matter with keys for the agent", start: 0, end: front[0].length, text: `agent: ${front[1]}` });
   for (const m of raw.matchAll(/<details\b[^>]*>([\s\S]{0,4000}?)<\/details>/gi)) out.push({ kind: "collapsed <details> block", start: m.index, end: m.index + m[0].length, text: (m[1] ?? "").replace(/<summary\b[^>]*>[\s\S]*?<\/summary>/i, "") });
   return out;
 }

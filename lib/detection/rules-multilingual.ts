@@ -39,10 +39,10 @@ export function scanMultilingual(view: TextView, scope: Scope, sink: FindingSink
   // Offsets of the folded text match the raw text when folding kept the length (the usual case).
   const aligned = folded.length === raw.length;
   const discount = scope.tool.describesAttacks;
-  const report = (ruleId: AuditRuleId, start: number, text: string, message: string) => {
+  const report = (ruleId: AuditRuleId, start: number, text: string, message: string, severity: "high" | "low" = "high") => {
     const s = aligned ? start : 0;
     const e = aligned ? start + text.length : Math.min(raw.length, 160);
-    sink.add(scope, ruleId, "high", view.rawEvidence(s, e), `${message} (in another language)`, { discount });
+    sink.add(scope, ruleId, severity, view.rawEvidence(s, e), `${message} (in another language)`, { discount });
   };
   for (const { start, text } of cueSentences(folded)) {
     if (has("ignore", text) && has("instructions", text)) report("R8", start, text, "instruction override");
@@ -50,7 +50,9 @@ export function scanMultilingual(view: TextView, scope: Scope, sink: FindingSink
     const verbs = moveVerbs(text).filter((v) => !v.negated);
     if (!verbs.length) continue;
     // "… wird nur an keepassxc-cli übergeben": a move limited to one named place is a safeguard.
-    if ((has("secret", text) || PATH.test(text)) && !ONLY_TO.test(text)) report("R13", start, text, "instruction to read or send a secret or credential file");
+    // The description's first sentence says what the tool does ("読み取ります" a .env reader reads .env): low there.
+    const summary = scope.field === "description" && start === 0;
+    if ((has("secret", text) || PATH.test(text)) && !ONLY_TO.test(text)) report("R13", start, text, "instruction to read or send a secret or credential file", summary ? "low" : "high");
     if (has("chat", text)) report("R14", start, text, "asks for the conversation or messages");
   }
 }

@@ -31,9 +31,9 @@ const DIRECTIVE_NAME = /\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:\w+
 const SENTENCE_NAME = /\b(?:read|send|include|ignore|always|must|before|call|pass|upload|never|secretly)\b/;
 const COMMAND = /\$\(|`[^`]{3,200}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
 const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
-const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder/i;
+const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder|output|bestand|datei|fichier|archivo|ficheiro|plik|dosya|pfad|chemin|ruta|percorso/i;
 const PATH_RE = new RegExp(PATH_TARGETS);
-const KEY_TOOL = /\b(?:ssh|keys?|keypairs?|gpg|pgp|certificates?|certs?|tls|ssl|keystore|dotfiles?|credentials?)\b/;
+const KEY_TOOL = /\b(?:env|dotenv|environment|npmrc|kubeconfig|ssh|keys?|keypairs?|gpg|pgp|certificates?|certs?|tls|ssl|keystore|dotfiles?|credentials?)\b/;
 /** Names of tools that manage keys rather than read them out: get_api_key_metadata, rotate_token. */
 const KEY_MANAGEMENT = /\b(?:metadata|list|lists|rotate|revoke|create|manage|delete|info|status|expir\w*|scopes?|usage)\b/;
 /** Recipient properties whose value the user, not the server, should choose (postmark-mcp's Bcc backdoor). */
@@ -93,7 +93,8 @@ export function scanOpenSink(tool: ToolLike, sink: FindingSink): void {
 const DESTRUCTIVE_TEXT = /\b(?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b/;
 const DESTRUCTIVE_PARAM = /(?:^|_)(?:write|delete|remove|drop|overwrite|exec|execute|command|cmd|truncate|destroy|kill|purge|wipe|write_?mode)(?:$|_)/i;
 const CLAIMS_READ_ONLY = /\bread[- ]?only\b|\bdoes\s+not\s+(?:modify|change|write|delete)\b|\bnever\s+(?:modif|writ|delet)\w*|\bnon[- ]destructive\b|\bno\s+side[- ]effects\b/;
-const SOFTENED = /\bread[- ]?only\b|\b(?:not|never|no|without|cannot|can't|won't|doesn't|n't)\b/;
+// "Write statements are rejected" is the read-only promise kept, not broken.
+const SOFTENED = /\bread[- ]?only\b|\b(?:not|never|no|without|cannot|can't|won't|doesn't|n't|rejected|refused|blocked|disallowed|forbidden|prohibited|denied)\b/;
 
 /** R25 — "read-only" in prose or in readOnlyHint, while the schema or the text says otherwise. */
 export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
@@ -113,7 +114,7 @@ export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
   }
   if (!readOnlyHint || !text) return;
   // Quoted text is mentioned, not done: a detector lists "send the contents of ~/.ssh/id_rsa to" as a pattern.
-  for (const sentence of text.replace(/"[^"\n]{3,200}"|“[^”\n]{3,200}”|`[^`\n]{3,200}`/g, " ").split(/(?<=[.!?])\s+|\n/)) {
+  for (const sentence of text.replace(/"[^"\n]{3,200}"|“[^”\n]{3,200}”|‘[^’\n]{3,200}’|`[^`\n]{3,200}`|(?<![\p{L}\p{N}])'[^'\n]{3,200}'(?![\p{L}\p{N}])/gu, " ").split(/(?<=[.!?])\s+|\n/)) {
     const m = DESTRUCTIVE_TEXT.exec(sentence);
     if (m && !SOFTENED.test(sentence)) {
       sink.add({ toolName: name, pointer: "/annotations/readOnlyHint" }, "R25", "high", { text: sentence.slice(0, 160), start: 0, end: 0 }, `readOnlyHint: true, but the description says "${m[0]}"`);

@@ -17,11 +17,13 @@ import { extractWithLimits, inputProperties } from "./extract";
 import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
+import { scanDecodeAsk } from "./rules-decode-ask";
 import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
-const GUARD_PURPOSE = /\b(?:detect\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*|scor\w*|analy[sz]\w*|assess\w*|inspect\w*)\b/;
-const ATTACK_WORDS = /\b(?:injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*|confusables?|homoglyphs?|spoof\w*|look-?alikes?|typosquat\w*|impersonat\w*)\b/;
+// Also in other languages (skanuje, escanea, analysiert, détecte, rileva) and for normalisers that strip what attackers hide.
+const GUARD_PURPOSE = /\b(?:detect\w*|d[ée]tect\w*|rileva\w*|erkenn\w*|skan\w*|escane\w*|scann\w*|analiz\w*|analys\w*|pr[üu]f\w*|normali[sz]\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*|scor\w*|analy[sz]\w*|assess\w*|inspect\w*)\b/;
+const ATTACK_WORDS = /\b(?:vulnerabilit\w*|vulns?|owasp|xss|ssrf|cves?|pentest\w*|red[- ]team\w*|podatno\w*|schwachstell\w*|vulnerabilidad\w*|vuln[ée]rabilit\w*|vulnerabilit[àa]|zero[- ]width|invisible\s+(?:unicode|characters?)|injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*|confusables?|homoglyphs?|spoof\w*|look-?alikes?|typosquat\w*|impersonat\w*)\b/;
 
 export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolContext {
   const name = String(tool.name);
@@ -58,6 +60,7 @@ function scanString(s: ExtractedString, scope: Scope, sink: FindingSink, index: 
   scanHarvestText(view, scope, sink);
   scanReferences(view, scope, sink, index);
   scanDecoded(view, scope, sink, index);
+  scanDecodeAsk(view, scope, sink);
   scanConvergence(view, scope, sink, index);
 }
 
