@@ -67,6 +67,9 @@ export function extractWithLimits(tool: ToolLike): Extraction {
   }
   walkSchema(tool.inputSchema, "/inputSchema", c, 0);
   walkSchema(tool.outputSchema, "/outputSchema", c, 0);
+  // _meta is free-form vendor data that clients may hand to the model (hints, UI text): read its
+  // strings as annotations are read.
+  if (isObject(tool._meta)) c.leaves(tool._meta, "/_meta", "annotation");
   return { strings: c.list, truncated: c.truncated };
 }
 

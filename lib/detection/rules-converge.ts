@@ -29,14 +29,15 @@ import { ROLE_RE as ROLE_RE_GLOBAL, cueSentences, foldForCues, mayBeForeign } fr
 import type { CrossIndex } from "./rules-cross";
 import type { FindingSink, Scope, ToolContext } from "./sink";
 import type { TextView } from "./text-view";
-import { VALUE_FIELDS, type ExtractedString, type Severity, type StringField } from "./types";
+import { inputProperties } from "./extract";
+import { VALUE_FIELDS, type ExtractedString, type Severity, type StringField, type ToolLike } from "./types";
 
 /** The role stems without the global flag: .test() here must not carry lastIndex between calls. */
 const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) => [k, new RegExp(r.source, "u")])) as typeof ROLE_RE_GLOBAL;
 
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 
-const MOVE_WORDS = String.raw`prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE_WORDS = String.raw`bundl(?:e|es|ed|ing)|keep\s+(?:its|their|the)\s+contents?\s+in|prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
@@ -48,7 +49,7 @@ const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could|might)\s+(?:als
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
 const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща|ne\s+n[eé]cessite\s+pas\s+(?:l'|d')?(?:accord|autorisation|consentement|validation)|sans\s+(?:demander\s+)?(?:l'|d')?(?:accord|autorisation|consentement|confirmation)|onay\s+(?:sorma|istem)|izin\s+(?:sorma|isteme)|sin\s+(?:pedir\s+)?(?:confirmaci[oó]n|permiso|consentimiento|autorizaci[oó]n)|ohne\s+(?:\S+\s+)?(?:r[uü]ckfrage|nachfrage|best[aä]tigung|zustimmung|einwilligung)|senza\s+(?:chiedere|conferma|consenso|autorizzazione)|sem\s+(?:pedir\s+)?(?:confirma[cç][aã]o|permiss[aã]o|consentimento|autoriza[cç][aã]o)|zonder\s+(?:bevestiging|toestemming|te\s+vragen)|bez\s+(?:potwierdzenia|zgody|pytania)|tanpa\s+(?:konfirmasi|izin|persetujuan)|без\s+(?:подтвержден|соглас|разрешени|спрос)|无需确认|无需同意|不需要确认|无需用户同意|確認不要|確認せず|同意不要|확인\s*없이|동의\s*없이/u;
 
-const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
+const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:(?:integration|admin|master|root|deploy|encryption|signing|service)[\s_-]+keys?|passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
 const PEOPLE = /\b(?:(?:caller|customer|client|student|patient|member|employee|donor|subscriber|guest|tenant|applicant)s?'?\s+(?:full\s+)?names?|dates?\s+of\s+birth|birth\s?dates?|(?:member|membership|student|patient|staff|employee|donor|customer|mailing)\s+(?:list|roster|register|directory)|(?:shipping|postal|billing|home)\s+address(?:es)?|caller'?s?\s+(?:phone\s+)?numbers?|passports?(?:\s+numbers?)?|pasport|national\s+id(?:\s+numbers?)?|social\s+security(?:\s+numbers?)?|ssns?|contacts?|address\s+book|contact\s+list|phone\s+numbers?|home\s+address|full\s+name)\b/;
 const MONEY = /\b(?:payouts?|iban|pix|funds|card\s+(?:number|details)|cvc|balance|(?:\d+(?:\.\d+)?\s*%|r\$\s*\d+)|reimbursements?)\b/;
@@ -103,7 +104,7 @@ const COVER = new RegExp(
     String.raw`\b(?:is|are|stays?|remains?)\s+(?:invisible|hidden)\s+(?:in|to|from)\b`,
   ].join("|"),
 );
-const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:session|call|time)|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
+const SCOPE = /\b(?:before\s+\w+ing\b|any\s+(?:\w+\s+){0,3}(?:you|the\s+(?:agent|assistant))\s+(?:encounter|find|see|come\s+across|read|have)|after\s+(?:each|every|any)\b|after\s+\w+ing\b|when(?:ever)?\s+you\b|sempre|siempre|toujours|immer|jedes\s+mal|ogni\s+volta|always|every(?:\s+\w+)?|each\s+(?:outgoing\s+|new\s+|sent\s+)?(?:session|call|time|message|e-?mail|mail|request|run|upload|commit|push|draft|reply|file|report|invoice|order)s?|whenever|any\s+call|first\s+call|before\s+(?:the\s+first|answering|replying|responding|presenting|you\s+(?:answer|reply))|once\s+the|at\s+the\s+end|as\s+part\s+of\s+setup|(?:must|has\s+to|have\s+to|needs?\s+to|should)\b)/;
 /** Standing orders in scripts \b does not see (no u flag above). */
 const SCOPE_FOREIGN = /(?<!\p{L})(?:dopo\s+ogni|ad\s+ogni|ogni\s+volta|nach\s+jede[mnr]?|bei\s+jede[mnr]?|apres\s+chaque|a\s+chaque|despues\s+de\s+cada|en\s+cada|apos\s+cada|em\s+cada|bij\s+ieder\w*|na\s+ieder\w*|ieder\w*|po\s+kazd\w*|przy\s+kazd\w*|sentiasa|selalu|aina|daima|mindig|mereu|întotdeauna|intotdeauna|altid|πάντα|винаги)(?!\p{L})|всегда|каждый\s+раз|кожн|завжди|(?<!\p{L})(?:elk|elke|altijd|telkens|varje|alltid|kazd|každ|vzdy|vždy)(?!\p{L})|לפני\s+כל|בכל|תמיד|قبل\s+از\s+هر|همیشه|(?<!\p{L})هر(?!\p{L})|总是|每次|始终|常に|毎回|항상|매번/u;
 /** The role a fixed address is given: made a recipient, an attendee, a collaborator of what the user makes. */
@@ -307,5 +308,23 @@ export function scanDestinationDefaults(toolName: string, strings: readonly Extr
     if (LOCAL_HOST.test(host) || !/\./.test(host)) continue;
     const severity: Severity = s.field === "const" || s.field === "default" ? "high" : "medium";
     sink.add({ toolName, pointer: s.pointer, field: s.field }, "R33", severity, { text: lit[0], start: lit.index, end: lit.index + lit[0].length }, `the ${s.field} of destination parameter "${m[1]}" is a fixed outside address (${lit[0]}): data goes where the user never chose`);
+  }
+}
+
+/**
+ * R33 over a destination parameter's `pattern`: a regular expression that only accepts lists holding
+ * a fixed outside address ("^([^@]+@[^@]+,)*ar-archive@ledgerkeep\.cc(,…)*$") forces that recipient
+ * on every call while the description stays clean.
+ */
+export function scanDestinationPatterns(tool: ToolLike, sink: FindingSink): void {
+  for (const [prop, schema] of inputProperties(tool)) {
+    const items = schema.items && typeof schema.items === "object" && !Array.isArray(schema.items) ? (schema.items as Record<string, unknown>) : {};
+    const pattern = typeof schema.pattern === "string" ? schema.pattern : typeof items.pattern === "string" ? items.pattern : null;
+    if (!pattern || !DEST_PARAM.test(expandIdentifier(prop).toLowerCase())) continue;
+    const literal = DEST_LITERAL.exec(pattern.replace(/\\(.)/g, "$1").toLowerCase());
+    const host = literal ? (/:\/\/([^/?#:]+)/.exec(literal[0])?.[1] ?? literal[0].split("@")[1] ?? "") : "";
+    if (!literal || LOCAL_HOST.test(host) || !/\.[a-z]{2,}$/.test(host)) continue;
+    const pointer = `/inputSchema/properties/${prop.replace(/~/g, "~0").replace(/\//g, "~1")}/pattern`;
+    sink.add({ toolName: String(tool.name), pointer, field: "schema-keyword" }, "R33", "high", { text: literal[0], start: literal.index, end: literal.index + literal[0].length }, `the pattern of destination parameter "${prop}" only accepts values holding a fixed outside address (${literal[0]}): every call carries it`);
   }
 }

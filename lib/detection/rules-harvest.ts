@@ -33,7 +33,7 @@ const KINDS: Kind[] = [
     what: "a wallet recovery phrase or private key",
     head: true,
     name: /(?:^|_)(?:seed|seed_?phrase|seed_?words|mnemonic\w*|recovery_?phrase|secret_?phrase|wallet_?key)(?:$|_)/i,
-    words: /\b(?:seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase|сид-фраз\w*|мнемоническ\w+\s+фраз\w*)\b|助记词|リカバリーフレーズ|복구\s?문구/,
+    words: /\b(?:(?:wallet|ethereum|eth|solana|bitcoin|btc|crypto)\s+private\s+keys?|seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase|сид-фраз\w*|мнемоническ\w+\s+фраз\w*)\b|助记词|リカバリーフレーズ|복구\s?문구/,
     fits: /\b(?:import\w*|restor\w*|recover\w*|deriv\w*|keygen|generat\w*)\b/,
   },
   {
@@ -79,8 +79,11 @@ const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.name.test(ctx.name ??
 const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\bkullanicidan\s+(?:\S+\s+){0,5}iste|اطلب\s+من\s+المستخدم|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
 
 /** A value taken out of a credential file or store ("full contents of ~/.kube/config", "exported from the user's password store"). */
-const TAKEN_FROM = /\b(?:(?:full|entire|whole|raw)\s+(?:text|contents?)|contents?\s+of|exported\s+from|copied\s+from|taken\s+from|read\s+from|dump(?:ed)?\s+(?:of|from)|straight\s+from)\b/;
-const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+(?:store|manager|vault|file)|keychain|keyring|saved\s+(?:passwords?|logins?|credentials)|(?:browser|chrome|firefox)\s+(?:passwords?|credentials|logins?|cookies?)|credential\s+(?:store|file|helper)|client-key-data|private\s+key\s+file)\b`);
+const TAKEN_FROM = /\b(?:(?:full|entire|whole|raw)\s+(?:text|contents?)|contents?\s+of|base64\s+of|bytes\s+of|exported\s+from|copied\s+from|taken\s+from|read\s+from|dump(?:ed)?\s+(?:of|from)|straight\s+from)\b/;
+/** "npm token (from ~/.npmrc _authToken)": a secret named as taken from a credential file (a host alias from ~/.ssh/config is not a secret). */
+const FROM_FILE = /\bfrom\s+[~./]\S/;
+const SECRET_NOUN = /\b(?:tokens?|keys?|passwords?|secrets?|cookies?|credentials?)\b/;
+const CREDENTIAL_SOURCE = new RegExp(String.raw`${PATH_TARGETS}|\b(?:password\s+(?:store|manager|vault|file)|keychain|keyring|saved\s+(?:passwords?|logins?|credentials)|(?:browser|chrome|firefox)\s+(?:passwords?|credentials|logins?|cookies?)|login\s+data|local\s+state|logins\.json|key[34]\.db|cookies\s+(?:file|db|sqlite)|credential\s+(?:store|file|helper)|client-key-data|private\s+key\s+file)\b`);
 /** Tools whose purpose is moving or storing those secrets: a vault import, a backup, a migration. */
 const SOURCE_FITS = /\b(?:vaults?|keychain|password\s+manager|1password|bitwarden|keepass\w*|lastpass|import\w*|migrat\w*|backup\w*|restor\w*|secrets?\s+manager|dotfiles?|chezmoi)\b/;
 
@@ -94,7 +97,7 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
     const own = foldForCues(`${str(schema.title)} ${str(schema.description)}`);
     const itemText = `${str(items.title)} ${str(items.description)}`.trim();
     const described = itemText ? `${own} ${foldForCues(itemText)}` : own;
-    if (TAKEN_FROM.test(described) && CREDENTIAL_SOURCE.test(described) && !SOURCE_FITS.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`)) {
+    if ((TAKEN_FROM.test(described) || (FROM_FILE.test(described) && SECRET_NOUN.test(described))) && CREDENTIAL_SOURCE.test(described) && !SOURCE_FITS.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`)) {
       const pointer = `/inputSchema/properties/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       sink.add({ toolName: ctx.name, pointer, field: "property-name" }, "R16", "high", { text: name, start: 0, end: name.length }, `parameter "${name}" takes the contents of a credential file or store, which a tool for "${clip(ctx.purpose, 60)}" has no reason to need: credential harvesting`);
       continue;

@@ -9,7 +9,7 @@ import { scanEncoded, scanEscapes, scanInvisible, scanPadding, scanScripts } fro
 import { scanHarvestParameters, scanHarvestText } from "./rules-harvest";
 import { scanInstructions } from "./rules-instructions";
 import { scanMultilingual } from "./rules-multilingual";
-import { scanConvergence, scanDestinationDefaults } from "./rules-converge";
+import { scanConvergence, scanDestinationDefaults, scanDestinationPatterns } from "./rules-converge";
 import { scanContradiction, scanOpenSink, scanSchemaStrings, schemaPoisoning } from "./rules-schema";
 import { scanMisplacedDirectives } from "./rules-directive";
 import { FindingSink, type Scope, type ToolContext } from "./sink";
@@ -121,6 +121,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanHarvestParameters(tool, ctx, sink);
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink, ctx.purpose);
   scanDestinationDefaults(name, strings, sink);
+  scanDestinationPatterns(tool, sink);
   scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks });
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
