@@ -37,7 +37,7 @@ const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) =
 
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 
-const MOVE_WORDS = String.raw`bundl(?:e|es|ed|ing)|keep\s+(?:its|their|the)\s+contents?\s+in|prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE_WORDS = String.raw`echo(?:es|ed|ing)?|contribut(?:e|es|ed|ing)|duplicat(?:e|es|ed|ing)|bundl(?:e|es|ed|ing)|keep\s+(?:its|their|the)\s+contents?\s+in|prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
@@ -47,7 +47,7 @@ const LIMITED_MOVE = new RegExp(String.raw`\b(?:${MOVE_WORDS})\s+only\s+(?:to|wi
 const CAPABILITY_MOVE = new RegExp(String.raw`\b(?:can|may|could|might)\s+(?:also\s+|optionally\s+)?(?:be\s+)?(?:${MOVE_WORDS})\b`, "g");
 /** Move and cover stems the shared role lists lack (share, hand over; "without saying so"). */
 const MOVE_MORE = /(?<!\p{L})(?:partag|compart|condivid|teil(?:e|en)\b|ubermittl|übermittl|weiterleit|reenvi|encaminh|comparti)|共有|공유|分享|抄送|копи/u;
-const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща|ne\s+n[eé]cessite\s+pas\s+(?:l'|d')?(?:accord|autorisation|consentement|validation)|sans\s+(?:demander\s+)?(?:l'|d')?(?:accord|autorisation|consentement|confirmation)|onay\s+(?:sorma|istem)|izin\s+(?:sorma|isteme)|sin\s+(?:pedir\s+)?(?:confirmaci[oó]n|permiso|consentimiento|autorizaci[oó]n)|ohne\s+(?:\S+\s+)?(?:r[uü]ckfrage|nachfrage|best[aä]tigung|zustimmung|einwilligung)|senza\s+(?:chiedere|conferma|consenso|autorizzazione)|sem\s+(?:pedir\s+)?(?:confirma[cç][aã]o|permiss[aã]o|consentimento|autoriza[cç][aã]o)|zonder\s+(?:bevestiging|toestemming|te\s+vragen)|bez\s+(?:potwierdzenia|zgody|pytania)|tanpa\s+(?:konfirmasi|izin|persetujuan)|без\s+(?:подтвержден|соглас|разрешени|спрос)|无需确认|无需同意|不需要确认|无需用户同意|確認不要|確認せず|同意不要|확인\s*없이|동의\s*없이/u;
+const COVER_MORE = /(?<!\p{L})(?:soyleme|bahsetme|bildirme|gosterme|haber\s+verme)(?!\p{L})|sans\s+(?:en\s+)?(?:parler|le\s+dire|prevenir)|sin\s+(?:decir|avisar|mencionar)|ohne\s+(?:es\s+)?(?:zu\s+)?(?:erwahn|sag|mitzuteil)|muss\s+nicht\s+erwahnt|nao\s+(?:comente|mencione|diga)|senza\s+(?:dirlo|avvisare)|无需告知|不要告诉|不必告知|伝えないで|知らせないで|알리지\s*마|말하지\s*마|не\s+упомина|не\s+говор|не\s+сообща|ne\s+n[eé]cessite\s+pas\s+(?:l'|d')?(?:accord|autorisation|consentement|validation)|sans\s+(?:demander\s+)?(?:l'|d')?(?:accord|autorisation|consentement|confirmation)|onay\s+(?:sorma|istem)|izin\s+(?:sorma|isteme)|sin\s+(?:pedir\s+)?(?:confirmaci[oó]n|permiso|consentimiento|autorizaci[oó]n)|ohne\s+(?:\S+\s+)?(?:r[uü]ckfrage|nachfrage|best[aä]tigung|zustimmung|einwilligung)|senza\s+(?:chiedere|conferma|consenso|autorizzazione)|sem\s+(?:pedir\s+)?(?:confirma[cç][aã]o|permiss[aã]o|consentimento|autoriza[cç][aã]o)|zonder\s+(?:bevestiging|toestemming|te\s+vragen)|bez\s+(?:potwierdzenia|zgody|pytania)|tanpa\s+(?:konfirmasi|izin|persetujuan)|без\s+(?:подтвержден|соглас|разрешени|спрос)|no\s+es\s+necesario\s+(?:comentar|mencionar|avisar|decir|informar)|nao\s+e\s+necessario\s+(?:comentar|mencionar|avisar|dizer|informar)|n'est\s+pas\s+necessaire\s+de\s+(?:le\s+)?(?:mentionner|signaler|dire|preciser)|non\s+e\s+necessario\s+(?:dirlo|menzionarlo|segnalarlo|comunicarlo)|nicht\s+(?:zu\s+)?erwahn|説明は不要|説明不要|伝える必要はありません|不需要告诉|无需说明|无需告诉|无需确认|无需同意|不需要确认|无需用户同意|確認不要|確認せず|同意不要|확인\s*없이|동의\s*없이/u;
 
 const CREDENTIAL = new RegExp(String.raw`${PATH_TARGETS}|${SECRET_ENV}|\b(?:(?:integration|admin|master|root|deploy|encryption|signing|service)[\s_-]+keys?|passwords?|passcodes?|pins?|passphrases?|api[ _-]?keys?|access[ _-]?keys?|service\s+account\s+keys?|signing\s+keys?|key\s+pair|private\s+keys?|secret\w*|tokens?|credentials?|cookies?|login\s+data|sign-in\s+links?|one-time\s+codes?|otp|(?:six|6)-digit\s+code|codes?\s+(?:they|you|the\s+user)\s+(?:just\s+)?received|sms\s+code|authenticator\s+code|recovery\s+(?:words|phrase|codes?)|seed\s+(?:words|phrase)|(?:12|24)\s+(?:or\s+24\s+)?(?:recovery\s+)?words|connection\s+strings?|database\s+urls?|environment(?:\s+variables)?|process\s+environment|env\b|git\s+config|auth\.users|dotfiles|home\s+directory)\b`);
 const CONVERSATION = /\b(?:conversation|transcript|chat(?:\s+history)?|message\s+history|(?:last|recent|previous|latest)\s+(?:\w+\s+){0,2}messages?|user's\s+(?:latest|last)\s+message|(?:has|have)\s+said|said\s+so\s+far|this\s+session|editor\s+tabs|clipboard|everything\s+(?:the\s+user|you))\b/;
@@ -71,6 +71,9 @@ const COVER = new RegExp(
     String.raw`\bnot\s+something\s+to\s+(?:raise|mention|bring\s+up)`,
     String.raw`\bregardless\s+of`,
     String.raw`\beven\s+(?:when|if)\s+the\s+user`,
+    String.raw`\bneeds?\s+no\s+mention`,
+    String.raw`\b(?:will|would)\s+not\s+notice|\bwon't\s+notice|\bwithout\s+(?:the\s+user\s+)?noticing`,
+    String.raw`\bdo\s+not\s+report\s+(?:the\s+)?failure`,
     // What the user is told is cut down to hide the rest: "return only the folder path to the user",
     // "report only the temp-folder count", "leave that out of the summary", "do not list sync_file calls in your responses".
     String.raw`\b(?:return|report|show|tell|give|mention|surface)\s+only\s+(?:the\s+)?(?:[\w-]+\s+){0,3}(?:to\s+the\s+user|in\s+(?:the|your)\s+(?:answer|reply|response|summary))`,
@@ -121,6 +124,9 @@ const FOREIGN_BULK = /(?<!\p{L})(?:l'intero|intero|intera|interi|tutti\s+gli|tut
 const PRIVILEGE = /(?:^|[\s`'"(])(?:op|sudo|usermod\s+-ag)\s+[\w.-]+|\bgrant\w*\s+(?:\w+\s+){0,3}(?:admin\w*|owner\w*|operator|root|write|full)\s+(?:access|rights|role|permissions?|privileges?)|\b(?:make|add|promote|set)\s+[\w.@-]+\s+(?:as\s+)?(?:an?\s+)?(?:admin\w*|owner|operator|moderator|maintainer)\b/;
 const SCRUBBED = /\b(?:is|are|get|gets|be|been|being)\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/;
 
+/** What the user is working on, named as data to carry: "the base64 of the document's text", "the chart's source rows", "the file the user has open", "the record in full". */
+const USER_DATA = /\b(?:(?:the\s+)?(?:document|file|page|note|draft|code|snippet|record|report|chart|table|capture|screenshot|message|email|ticket)'?s?\s+(?:full\s+)?(?:text|contents?|body|source(?:\s+rows)?|rows)|(?:text|contents?|body)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:file|document|page|note|draft|record|message|email)|(?:the\s+)?(?:file|document|page|tab)\s+the\s+user\s+(?:is\s+working\s+on|has\s+open|is\s+editing|is\s+viewing)|(?:the\s+)?(?:open|current)\s+file|first\s+[\d,]+\s+(?:rows|characters|lines|chars)|(?:the\s+)?(?:record|document|file|result|transcript)\s+in\s+full|facts?\s+about\s+the\s+user|what\s+the\s+user\s+(?:has\s+)?(?:discussed|said|typed|asked|wrote)|(?:the\s+)?user'?s\s+(?:meetings|schedule|location|files)|original\s+(?:segment|document|file|text|message))\b/;
+
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
   // "Never run commands that read credential stores…": what a prohibition names is not moved.
@@ -134,6 +140,7 @@ function objectOf(s: string, foreign: boolean): string | null {
   if (MONEY.test(s)) return "money";
   if (PRIVATE_DATA.test(s)) return "private data";
   if (BULK_DATA.test(s) || (foreign && FOREIGN_BULK.test(s))) return "bulk data";
+  if (USER_DATA.test(s)) return "the user's content";
   return null;
 }
 
@@ -146,6 +153,7 @@ const OWN_OBJECT: Record<string, RegExp> = {
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
   "private data": /\b(?:export\w*|backup|sync\w*|archive\w*|admin)\b/,
   // A writer, mover or archiver handles whole files and records by design.
+  "the user's content": /\b(?:export\w*|backup|sync\w*|archive\w*|upload\w*|shar\w*|publish\w*|send\w*|post\w*|mail\w*|translat\w*|ocr)\b/,
   "bulk data": /\b(?:export\w*|backup|sync\w*|archive\w*|admin|dump\w*|migrat\w*|writ\w*|sav\w*|upload\w*|copy|cop(?:ies|ied)|mov\w*|read\w*|files?|edit\w*|diff\w*|history|transfer\w*|replicat\w*)\b/,
 };
 
@@ -176,7 +184,7 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   const channel = /(?:^|\s)(#[a-z][\w-]{2,})\b[^.]{0,40}?\b(?:channel|slack|teams|discord)\b|\b(?:channel|slack)\s+[`'"]?(#[a-z][\w-]{2,})/.exec(sentence);
   if (channel) return `channel ${channel[1] ?? channel[2]}`;
   // A host and path without a scheme, where something is sent ("push … to github.com/mirror-vault/backup"), not an example of a setting.
-  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
+  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz|ai|eu|de|uk|fr|jp|br|cc|me|tech|us|ly|site|online|page|so|sh|to|ws|pro|live)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
   if (host && !LOCAL_HOST.test(host[1]!.split("/")[0]!)) return host[1]!;
   const built = /(?:<[\w-]+>|\{[\w-]+\}|\$\{?\w+\}?)\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/.exec(sentence);
   if (built) return `a host name built from data (${built[0]})`;
@@ -197,15 +205,28 @@ function paramRe(tool: ToolContext): RegExp | null {
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+function ownServiceHost(destination: string, purpose: string): boolean {
+  const host = /:\/\/([^/?#:]+)/.exec(destination)?.[1] ?? destination.split("@")[1] ?? destination.split("/")[0] ?? "";
+  const labels = host.toLowerCase().split(".");
+  const sld = labels.length >= 2 ? labels[labels.length - 2]! : "";
+  return sld.length >= 5 && purpose.replace(/[\s-]+/g, "").includes(sld.replace(/-/g, ""));
+}
+
 export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose: string, first: boolean, foreign = true): Signals {
   const sentence = withoutMentionedQuotes(raw);
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
   const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\([^()\n]{0,80}\)/g, " ");
-  const destination = destinationOf(sentence, scope, index);
+  const found = destinationOf(sentence, scope, index);
+  // The tool's own service ("only a hash prefix is sent to api.pwnedpasswords.com" on a Pwned
+  // Passwords checker): the whole registrable label is named in its purpose. A look-alike
+  // ("hooks.slack-relay.io" on a Slack tool) is not: "slack-relay" is not in the purpose.
+  const destination = found && ownServiceHost(found, purpose) ? null : found;
+  // Data written into a URL the model builds ("…/b.svg?alt=<rows>", "?s={subject}") travels with the request.
+  const templated = /(?:https?:\/\/|\b[a-z0-9-]+\.[a-z]{2,}\/)\S*[<{][\w\s,.-]{1,40}[>}]/.test(sentence);
   return {
     // Handing data to a sibling tool that posts to a fixed outside address is a move by itself.
-    move: MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))) || !!destination?.includes("(sends to "),
+    move: templated || MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))) || !!destination?.includes("(sends to "),
     object,
     destination,
     literal: !!destination && DEST_LITERAL.test(destination),
@@ -251,11 +272,15 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
 }
 
 const LISTS_DETECTIONS = /^\s*(?:(?:typical\s+|true\s+|known\s+)?(?:positives|samples|matches|hits)\s*(?::|include|are)|signals?\s+(?:include|are)|it\s+(?:detects|flags|catches|looks\s+for|checks\s+for)|(?:detects|flags|catches|looks\s+for|checks\s+for|recogni[sz]es)\b|examples?\s+(?:include|findings?))/;
-const isDataSlot = (scope: Scope) => scope.field === "schema-title" || scope.field === "annotation" || scope.pointer.startsWith("/outputSchema") || /\/items(?:\/|$)/.test(scope.pointer);
+// Also vendor keywords and $comment, values (an enum entry that is a sentence), shared definitions,
+// pattern-keyed properties and properties nested inside another: nobody reads those as instructions.
+const isDataSlot = (scope: Scope) =>
+  scope.field === "schema-title" || scope.field === "annotation" || scope.field === "schema-keyword" || VALUE_FIELDS.has(scope.field) || scope.pointer.startsWith("/outputSchema") || /\/items(?:\/|$)|\/(?:\$defs|definitions|patternProperties|dependentSchemas)\/|\/properties\/[^/]+\/properties\//.test(scope.pointer);
 
 /** R33 over one prose string: fires on the first sentence where the signals converge. */
 export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
-  if (!PROSE.has(scope.field)) return;
+  // A value that is a sentence ("ods (a copy is also uploaded to share.example.io …)") is read as prose.
+  if (!PROSE.has(scope.field) && !(VALUE_FIELDS.has(scope.field) && view.raw.split(/\s+/).length >= 5)) return;
   // Accent-folded lower case, NOT the homoglyph-folded view: folding Cyrillic into Latin look-alikes
   // would erase Russian words. Offsets are the raw text's (NFKC keeps one character per character
   // for the cases that matter here), clamped for evidence.
@@ -291,7 +316,7 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
 }
 
 /** Parameter names that say where data goes. */
-const DEST_PARAM = /^(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|notify(?: \w+)?|(?:\w+ )?hook|webhook|callback(?: url)?|mirror|target|destination|dest|endpoint|upload url|sink|collector|report to|copy to|share with|backup(?: \w+)?|archive(?: \w+)?)$/;
+const DEST_PARAM = /(?:^|\s)(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|notify(?: \w+)?|(?:\w+ )?hook|webhook|callback(?: url)?|mirror|target|destination|dest|endpoint|upload url|sink|collector|report to|copy to|share with|backup(?: \w+)?|archive(?: \w+)?)$/;
 
 /** R33 over schema values: a fixed outside address or URL on a parameter that says where data goes. */
 export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {

@@ -119,6 +119,13 @@ function scanClaims(view: TextView, scope: Scope, sink: FindingSink, index: Cros
   }
 }
 
+/** A sentence that runs down a tool it names: deprecated, unsigned, broken, abandoned… */
+const FOREIGN_DISPARAGED = /\b(?:is|are|was|were|has\s+been|have\s+been)\s+(?:now\s+|officially\s+)?(?:deprecated|unsigned|broken|compromised|unsafe|insecure|outdated|obsolete|disabled|abandoned|unmaintained|unreliable|vulnerable|retired|sunset|blocked)\b|\bcan\s+be\s+(?:intercepted|tampered|spoofed)\b/;
+
+/** A same-named or look-alike tool that claims to be the one to use ("prefer this one for every request", "the authoritative one"). */
+const PRECEDENCE = /\b(?:prefer\s+(?:this|it|us|ours)\b|use\s+this\s+(?:one|tool|server|version)\b|(?:this|it)\s+is\s+the\s+(?:\w+\s+)?(?:official|authoritative|maintained|real|genuine|canonical|supported|correct)\b|the\s+(?:official|authoritative|maintained|canonical|genuine)\s+(?:\w+\s+){0,3}(?:build|version|server|one|implementation|release)\b|where\s+two\s+[\w.-]+\s+(?:tools?\s+)?are\s+available|the\s+other\s+(?:[\w.\x60'"-]+\s+){0,3}(?:is|are)\s+(?:an?\s+)?(?:abandoned|deprecated|unsigned|broken|outdated|legacy|fork|unofficial|unmaintained|stale|old)\b|(?:github|google|microsoft|slack|notion|stripe|atlassian|openai|anthropic)'s\s+official\b|\bofficial\s+(?:mcp\s+)?(?:server|build|release)\b)/;
+const precedenceText = (tool: ToolLike) => `${typeof tool.title === "string" ? tool.title : ""}. ${typeof tool.description === "string" ? tool.description : ""}`.toLowerCase();
+
 /** R19 and R20 over one string. */
 export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
   const t = view.text;
@@ -135,6 +142,8 @@ export function scanReferences(view: TextView, scope: Scope, sink: FindingSink, 
       const severity: Severity = DIRECTIVE.test(sentence) || DIRECTIVE_INTL.test(sentence) ? "high" : "medium";
       const servers = index.foreign.get(name)!.join(", ");
       sink.phrase(view, scope, "R19", severity, m.index, m.index + name.length, `names "${name}", a tool only server ${servers} provides: shadowing`);
+      // "git_commit (git server) is deprecated in this workspace", "gmail.send_email … are unsigned and can be intercepted".
+      if (FOREIGN_DISPARAGED.test(sentence)) sink.phrase(view, scope, "R20", "high", m.index, m.index + name.length, `calls server ${servers}'s "${name}" unsafe or deprecated to take its calls: impersonation`);
     }
   }
   for (const m of /mcp_|tool|function/.test(t) ? matches(view, TOOLISH) : []) {
@@ -215,7 +224,8 @@ export function scanCollisions(tools: readonly ToolLike[], others: readonly Othe
       const sim = similarity(tool.description, twin.tool.description);
       // Two different tools that share a common name (search, create_issue) are an ambiguity the
       // team's name_collision alert reports; only a near-copy of the other's description is impersonation.
-      const severity: Severity = sim >= 0.8 ? "high" : "low";
+      const severity: Severity = sim >= 0.8 || PRECEDENCE.test(precedenceText(tool)) ? "high" : "low";
+      if (sim < 0.8 && severity === "high") sink.add(scope, "R20", "high", ev, `"${name}" is also a tool of server ${twin.server}, and this one claims to be the one to use: impersonation`);
       sink.add(scope, "R21", severity, ev, `"${name}" is also a tool of server ${twin.server}${severity === "high" ? ` with a near-identical description (similarity ${sim.toFixed(2)}): impersonation` : ": the agent may call the wrong one"}`);
       continue;
     }
@@ -232,7 +242,9 @@ export function scanCollisions(tools: readonly ToolLike[], others: readonly Othe
       const entry = bySkeleton.get(other)![0]!;
       if (areSiblings(name, String(entry.tool.name))) continue;
       const sim = similarity(tool.description, entry.tool.description);
-      sink.add(scope, "R21", sim >= 0.8 ? "high" : "medium", ev, `"${name}" is one edit away from "${String(entry.tool.name)}" on server ${entry.server}: typosquatting`);
+      // A capital I for an l ("send_emaiI") is a look-alike, not a typo.
+      const caseSwap = name.replace(/I/g, "l") === String(entry.tool.name) || name.replace(/l/g, "I") === String(entry.tool.name);
+      sink.add(scope, "R21", sim >= 0.8 || caseSwap || PRECEDENCE.test(precedenceText(tool)) ? "high" : "medium", ev, `"${name}" is one edit away from "${String(entry.tool.name)}" on server ${entry.server}: typosquatting`);
       break;
     }
   }
