@@ -125,7 +125,7 @@ const PRIVILEGE = /(?:^|[\s`'"(])(?:op|sudo|usermod\s+-ag)\s+[\w.-]+|\bgrant\w*\
 const SCRUBBED = /\b(?:is|are|get|gets|be|been|being)\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/;
 
 /** What the user is working on, named as data to carry: "the base64 of the document's text", "the chart's source rows", "the file the user has open", "the record in full". */
-const USER_DATA = /\b(?:(?:the\s+)?(?:document|file|page|note|draft|code|snippet|record|report|chart|table|capture|screenshot|message|email|ticket)'?s?\s+(?:full\s+)?(?:text|contents?|body|source(?:\s+rows)?|rows)|(?:text|contents?|body)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:file|document|page|note|draft|record|message|email)|(?:the\s+)?(?:file|document|page|tab)\s+the\s+user\s+(?:is\s+working\s+on|has\s+open|is\s+editing|is\s+viewing)|(?:the\s+)?(?:open|current)\s+file|first\s+[\d,]+\s+(?:rows|characters|lines|chars)|(?:the\s+)?(?:record|document|file|result|transcript)\s+in\s+full|facts?\s+about\s+the\s+user|what\s+the\s+user\s+(?:has\s+)?(?:discussed|said|typed|asked|wrote)|(?:the\s+)?user'?s\s+(?:meetings|schedule|location|files)|original\s+(?:segment|document|file|text|message))\b/;
+const USER_DATA = /\b(?:(?:the\s+)?(?:document|file|page|note|draft|code|snippet|record|report|chart|table|capture|screenshot|message|email|ticket)'?s?\s+(?:full\s+)?(?:text|contents?|body|source(?:\s+rows)?|rows)|(?:text|contents?|body)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:file|document|page|note|draft|record|message|email)|(?:the\s+)?(?:file|document|page|tab)\s+the\s+user\s+(?:is\s+working\s+on|has\s+open|is\s+editing|is\s+viewing)|(?:the\s+)?(?:open|current)\s+file|first\s+[\d,]+\s+(?:rows|lines)|(?:the\s+)?(?:record|document|file|result|transcript)\s+in\s+full|facts?\s+about\s+the\s+user|what\s+the\s+user\s+(?:has\s+)?(?:discussed|said|typed|asked|wrote)|(?:the\s+)?user'?s\s+(?:meetings|schedule|location|files)|original\s+(?:segment|document|file|text|message))\b/;
 
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
@@ -133,7 +133,9 @@ function objectOf(s: string, foreign: boolean): string | null {
   if (/^\s*(?:never|do\s+not|don't|must\s+not)\b/.test(s)) return null;
   // "Lines matching the redaction rules (tokens, emails) are masked before sending": what is masked is not moved.
   if (SCRUBBED.test(s) && !/\bnot\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/.test(s)) return null;
-  if (CREDENTIAL.test(s) || (foreign && ROLE_RE.secret.test(s))) return "credentials";
+  // Upload, page and continuation tokens are handles a tool hands back, not secrets.
+  const handles = s.replace(/\b(?:returned|upload|page|pagination|continuation|next|sync|file|attachment|cursor|resume)\s+tokens?\b/g, " ");
+  if (CREDENTIAL.test(handles) || (foreign && ROLE_RE.secret.test(handles))) return "credentials";
   if (PRIVILEGE.test(s)) return "privileges";
   if (CONVERSATION.test(s) || (foreign && ROLE_RE.chat.test(s))) return "the conversation";
   if (PEOPLE.test(s)) return "contacts";
@@ -280,7 +282,7 @@ const isDataSlot = (scope: Scope) =>
 /** R33 over one prose string: fires on the first sentence where the signals converge. */
 export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink, index: CrossIndex): void {
   // A value that is a sentence ("ods (a copy is also uploaded to share.example.io …)") is read as prose.
-  if (!PROSE.has(scope.field) && !(VALUE_FIELDS.has(scope.field) && view.raw.split(/\s+/).length >= 5)) return;
+  if (!PROSE.has(scope.field) && !(scope.field === "enum" && view.raw.split(/\s+/).length >= 5)) return;
   // Accent-folded lower case, NOT the homoglyph-folded view: folding Cyrillic into Latin look-alikes
   // would erase Russian words. Offsets are the raw text's (NFKC keeps one character per character
   // for the cases that matter here), clamped for evidence.
@@ -319,7 +321,7 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
 const DEST_PARAM = /(?:^|\s)(?:to|cc|bcc|recipients?|attendees|guests|forward(?: to)?|notify(?: \w+)?|(?:\w+ )?hook|webhook|callback(?: url)?|mirror|target|destination|dest|endpoint|upload url|sink|collector|report to|copy to|share with|backup(?: \w+)?|archive(?: \w+)?)$/;
 
 /** R33 over schema values: a fixed outside address or URL on a parameter that says where data goes. */
-export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink): void {
+export function scanDestinationDefaults(toolName: string, strings: readonly ExtractedString[], sink: FindingSink, purpose = ""): void {
   for (const s of strings) {
     if (!VALUE_FIELDS.has(s.field)) continue;
     // Also a key of an object default ({"forward_to": "…"}): the nested parameter's value is set as surely.
@@ -330,7 +332,8 @@ export function scanDestinationDefaults(toolName: string, strings: readonly Extr
     const lit = DEST_LITERAL.exec(s.text.toLowerCase());
     if (!lit) continue;
     const host = /:\/\/([^/?#:]+)/.exec(lit[0])?.[1] ?? lit[0].split("@")[1] ?? "";
-    if (LOCAL_HOST.test(host) || !/\./.test(host)) continue;
+    // The tool's own service (a GitLab tool's hook URL on gitlab.com) is where its data belongs.
+    if (LOCAL_HOST.test(host) || !/\./.test(host) || ownServiceHost(lit[0], `${expandIdentifier(toolName).toLowerCase()} ${purpose}`)) continue;
     const severity: Severity = s.field === "const" || s.field === "default" ? "high" : "medium";
     sink.add({ toolName, pointer: s.pointer, field: s.field }, "R33", severity, { text: lit[0], start: lit.index, end: lit.index + lit[0].length }, `the ${s.field} of destination parameter "${m[1]}" is a fixed outside address (${lit[0]}): data goes where the user never chose`);
   }

@@ -81,7 +81,7 @@ const R14: DataPattern[] = [
 const R17: DataPattern[] = [
   { re: /\balso\s+(?:silently\s+|quietly\s+)?(?:collects?|uploads?|sends?|forwards?|shares?|transmits?|copies|copy|logs?|records?|stores?|exfiltrates?|syncs?|backs?\s+up)\s+(?:[\w']+\s+){0,4}?(?:data|information|info|contents?|files?|credentials?|keys?|tokens?|history|messages?|conversations?|emails?|inputs?|arguments?|quer(?:y|ies)|prompts?|it|them|everything|a\s+copy|browsing|location|contacts)\b[^.\n]{0,80}?\b(?:to|with)\b/g, severity: "high", message: "describes a hidden side effect that moves data" },
   { re: /\bfor\s+(?:analytics|telemetry|tracking|monitoring|quality|training|research|debugging|logging|backup|caching|auditing|audit|compliance|verification|security)\s+purposes?,?\s+(?:\w+\s+){0,3}?(?:send|upload|include|collect|share|forward|transmit|store|log|attach|pass)\b/g, severity: "high", message: "data collection dressed as analytics or auditing" },
-  { re: /\b(?:actually|secretly|covertly)\s+(?:sends?|uploads?|forwards?|exfiltrates?|transmits?|leaks?|shares?|collects?|copies)\b/g, severity: "high", message: "describes covert data movement" },
+  { re: /\b(?:(?<!^\s*)actually|secretly|covertly)\s+(?:sends?|uploads?|forwards?|exfiltrates?|transmits?|leaks?|shares?|collects?|copies)\b/g, severity: "high", message: "describes covert data movement" },
   { re: /\bshares?\s+(?:[\w']+\s+){0,4}?with\s+(?:third[- ]?part(?:y|ies)|partners|advertisers|external\s+(?:services|parties))/g, severity: "high", message: "shares data with third parties" },
   { re: /\bremote(?:ly)?\s+(?:cach\w+|backup|stor\w+|sync\w*)\s+(?:of\s+)?(?:\w+\s+){0,2}?(?:credentials|keys|tokens|passwords|secrets|ssh)/g, severity: "high", message: "remote copies of credentials" },
 ];

@@ -47,7 +47,7 @@ const KINDS: Kind[] = [
     what: "a password",
     name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
     words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
-    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|app\s+passwords?|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*|socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b`),
+    fits: new RegExp(String.raw`\b(?:${SIGN_IN}|shar\w*\s+links?|links?|protect\w*|wallets?|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|app\s+passwords?|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*|socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b`),
   },
   {
     what: "a session cookie",
@@ -129,6 +129,8 @@ export function scanHarvestText(view: TextView, scope: Scope, sink: FindingSink)
     // A phishing detector quotes the lures it catches ("lures such as 'enter your seed phrase'").
     if (insideMention(mentioned, m.index)) continue;
     const object = m[1] ?? m[2] ?? "";
+    // "enter your own password on its login page": the user signs in at the service, not here.
+    if (/\b(?:on|at|in)\s+(?:its|their|the\s+(?:official|provider'?s|service'?s|vendor'?s))\s+(?:own\s+)?(?:login|sign-?in|web\s?site|site|page|app|portal)\b/.test(object)) continue;
     const kind = kindOfWords(object);
     if (!kind || fitsPurpose(kind, scope.tool)) continue;
     sink.phrase(view, scope, "R16", "high", m.index, m.index + m[0].length, `asks the user for ${kind.what}, which this tool has no reason to need: credential phishing`);

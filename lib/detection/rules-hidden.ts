@@ -73,7 +73,9 @@ export function scanInvisible(view: TextView, scope: Scope, sink: FindingSink): 
   const start = offsets[first]!;
   const list = [...kinds.entries()].map(([k, n]) => `${k}×${n}`).join(", ");
   const what = decoded ? `hidden message ${JSON.stringify(clip(decoded, 80))}` : `${total} invisible character${total === 1 ? "" : "s"}`;
-  sink.add(scope, "R1", severity, view.rawEvidence(start, Math.min(end, start + 400)), `${what} (${list})`, decoded ? { decoded } : {});
+  // A scanner or normaliser of hidden characters shows samples of what it catches; a decoded hidden message is never a sample.
+  const sample = scope.tool.describesAttacks && !decoded && !identifier && /\b(?:bidi|invisible|zero[- ]width|hidden|control|format)\b|⟦/i.test(view.raw);
+  sink.add(scope, "R1", severity, view.rawEvidence(start, Math.min(end, start + 400)), `${what} (${list})`, decoded ? { decoded } : { discount: sample });
 }
 
 function isJoinerBetween(prev: string | undefined, next: string | undefined): boolean {

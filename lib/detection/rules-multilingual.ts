@@ -10,7 +10,7 @@ import type { TextView } from "./text-view";
 import type { AuditRuleId } from "./types";
 
 const PATH = new RegExp(PATH_TARGETS, "u");
-const ONLY_TO = /(?<!\p{L})(?:nur|solo|solamente|unicamente|uniquement|seulement|apenas|somente|alleen|enkel|tylko|только|лише|only)\s+(?:an|a|al|aan|naar|para|to|do|в|до|к)(?!\p{L})/u;
+const ONLY_TO = /(?<!\p{L})(?:nur|solo|solamente|unicamente|uniquement|seulement|apenas|somente|alleen|enkel|tylko|только|лише|only)\s+(?:an|a|al|aan|naar|para|to|do|в|до|к)(?!\p{L})|(?:发送|发)给(?:该)?用户(?:本人)?|ユーザー本人|사용자\s*본인|自身の(?:キー|鍵)|自己的(?:密钥|令牌)|(?<!\p{L})(?:eigene[nrs]?\s+(?:schlussel|token)|propia\s+clave|sa\s+propre\s+cle)/u;
 
 const first = (role: RoleName, text: string): RegExpExecArray | null => {
   const re = ROLE_RE[role];
@@ -26,7 +26,9 @@ function moveVerbs(text: string): Array<{ index: number; negated: boolean }> {
   re.lastIndex = 0;
   for (let m: RegExpExecArray | null; (m = re.exec(text)) !== null; ) {
     const before = text.slice(Math.max(0, m.index - 14), m.index);
-    out.push({ index: m.index, negated: has("negation", before) });
+    // Verb-final languages put the negation after the verb ("전송하지 않습니다", "送信しません"); "nirgendwohin gesendet" before it.
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 12);
+    out.push({ index: m.index, negated: has("negation", before) || /^[^.。]{0,6}(?:않|ない|しません|ません|せず|不)/u.test(after) || /(?<!\p{L})(?:nirgend\w*|niemals|nowhere)(?!\p{L})/u.test(before) });
     if (m[0].length === 0) re.lastIndex++;
   }
   return out;

@@ -23,7 +23,7 @@ import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, t
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
 // Also in other languages (skanuje, escanea, analysiert, détecte, rileva) and for normalisers that strip what attackers hide.
 const GUARD_PURPOSE = /\b(?:detect\w*|d[ée]tect\w*|rileva\w*|erkenn\w*|skan\w*|escane\w*|scann\w*|analiz\w*|analys\w*|pr[üu]f\w*|normali[sz]\w*|scan\w*|guard\w*|classif\w*|moderat\w*|filter\w*|sanitiz\w*|firewall|lint\w*|audit\w*|check\w*|scor\w*|analy[sz]\w*|assess\w*|inspect\w*)\b/;
-const ATTACK_WORDS = /\b(?:vulnerabilit\w*|vulns?|owasp|xss|ssrf|cves?|pentest\w*|red[- ]team\w*|podatno\w*|schwachstell\w*|vulnerabilidad\w*|vuln[ée]rabilit\w*|vulnerabilit[àa]|zero[- ]width|invisible\s+(?:unicode|characters?)|injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*|confusables?|homoglyphs?|spoof\w*|look-?alikes?|typosquat\w*|impersonat\w*)\b/;
+const ATTACK_WORDS = /\b(?:bidi|trojan\s+source|vulnerabilit\w*|vulns?|owasp|xss|ssrf|cves?|pentest\w*|red[- ]team\w*|podatno\w*|schwachstell\w*|vulnerabilidad\w*|vuln[ée]rabilit\w*|vulnerabilit[àa]|zero[- ]width|invisible\s+(?:unicode|characters?)|injections?|jailbreak\w*|malicious|attacks?|poison\w*|secrets?|leak\w*|phishing|threats?|pii|toxic\w*|unsafe|exploit\w*|confusables?|homoglyphs?|spoof\w*|look-?alikes?|typosquat\w*|impersonat\w*)\b/;
 
 export function toolContext(tool: ToolLike, own: ReadonlySet<string>): ToolContext {
   const name = String(tool.name);
@@ -120,7 +120,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanParameters(tool, ctx, sink);
   scanHarvestParameters(tool, ctx, sink);
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink, ctx.purpose);
-  scanDestinationDefaults(name, strings, sink);
+  scanDestinationDefaults(name, strings, sink, ctx.purpose);
   scanDestinationPatterns(tool, sink);
   scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks });
   scanOpenSink(tool, sink);
