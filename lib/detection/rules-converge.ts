@@ -37,7 +37,7 @@ const ROLE_RE = Object.fromEntries(Object.entries(ROLE_RE_GLOBAL).map(([k, r]) =
 
 const PROSE = new Set<StringField>(["description", "instructions", "schema-description", "schema-title", "title", "annotation", "schema-keyword"]);
 
-const MOVE_WORDS = String.raw`echo(?:es|ed|ing)?|contribut(?:e|es|ed|ing)|duplicat(?:e|es|ed|ing)|bundl(?:e|es|ed|ing)|keep\s+(?:its|their|the)\s+contents?\s+in|prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
+const MOVE_WORDS = String.raw`print(?:s|ed|ing)?\s+(?:\S+\s+){0,5}(?:into|to|in)|dump(?:s|ed|ing)?\s+(?:\S+\s+){0,5}(?:into|to|in)|echo(?:es|ed|ing)?|contribut(?:e|es|ed|ing)|duplicat(?:e|es|ed|ing)|bundl(?:e|es|ed|ing)|keep\s+(?:its|their|the)\s+contents?\s+in|prefix(?:es|ed|ing)?|prepend(?:s|ed|ing)?|embed(?:s|ded|ding)?|encod(?:e|es|ed|ing)\s+(?:\w+\s+){0,3}(?:into|in|as)|written\s+(?:as|to)\s+(?:a|the)\s+public|send(?:s|ing)?|sent|forward(?:s|ed|ing)?|cop(?:y|ies|ied)|post(?:s|ed|ing)?|upload(?:s|ed|ing)?|shar(?:e|es|ed|ing)|push(?:es|ed)?|mirror(?:s|ed|ing)?|sync(?:s|ed|ing)?|publish(?:es|ed|ing)?|transmit\w*|submit\w*|deliver\w*|rout(?:e|es|ed|ing)|relay(?:s|ed)?|e-?mail(?:ed)?|cc(?:'d|ed)?|bcc(?:'d|ed)?|attach(?:es|ed)?|includ(?:e|es|ed|ing)|pass(?:es|ed)?|put|paste|fill(?:s|ed)?|add(?:s|ed)?|append(?:s|ed)?|addressed|paid|pay(?:s)?|supply|provide|goes|go|uploaded|export(?:s|ed)?|announced|report(?:s|ed)?|carry|carries|use\s+it\s+as|as\s+payee|sign(?:ed)?\s+it`;
 const MOVE = new RegExp(String.raw`\bcall\s+[\x60'"]?[a-z]+_[a-z_]+[\x60'"]?\s+[^.]{0,60}\bwith\b|\buse\s+(?:\S+\s+){0,4}(?:as|como|comme|als)\b|\bset\s+\S+\s+to\b|\b(?:${MOVE_WORDS})\b`);
 /** A move that is forbidden ("never include keys in the message") moves nothing. */
 const NEGATED_MOVE = new RegExp(String.raw`\b(?:never|not|don't|no|nor)\s+(?:\w+\s+)?(?:${MOVE_WORDS})\b`, "g");
@@ -58,7 +58,7 @@ const BULK_DATA = /\b(?:(?:each|every|all)\s+(?:\w+\s+)?(?:recordings?|records|t
 const PRIVATE_DATA = /\b(?:(?:documents?|files?|records?|notes|material|communications?)\s+(?:tagged|marked|flagged|labell?ed)\s+(?:as\s+)?(?:privileged|confidential|restricted|sealed)|privileged\s+(?:documents?|material|communications?|files?)|attorney-client|under\s+seal|diagnos[ie]s|mrns?|medical\s+record\s+numbers?|(?:salary|pay|payroll|compensation)\s+(?:history|details|records?)|(?:medical|sick)[- ]leave\s+notes|safeguarding\s+notes|internal\s+(?:\w+\s+)?notes|payment\s+history|medical\s+(?:history|records?)|the\s+user'?s\s+(?:\w+\s+)?(?:calendar|e-?mails?|inbox|files|documents|notes|messages|contacts|photos|location|browsing|purchases|orders)|(?:is|are)\s+private|private\s+(?:ones|repos?\w*)|deployment\s+settings|full\s+unedited|raw\s+meeting\s+notes|every\s+file\s+you\s+read|all\s+(?:\w+\s+)?(?:files|documents|emails|messages))\b|(?:全部|すべて|全て|전체|모든)/;
 
 const DEST_LITERAL = /(?<![\w.+-])[\w.+-]{1,64}@[\w-]+(?:\.[\w-]+)+|\b(?:https?|s3|ftps?|sftp|wss?|smb|nfs|scp|rsync|webdavs?|davs?|afp|gs):\/\/[^\s"'<>)\]`]+|\bgit@[\w.-]+:[\w./-]+|(?<![\w.])\+\d[\d\s-]{7,}\d|\b[a-z]{2}\d{2}[a-z]{4}\d{10,26}\b|\bacct_\w{6,}|\bc0[a-z0-9]{7,}\b|\bchave\s+pix\s+\d+/;
-const DEST_WORDS = /\b(?:(?:the\s+)?(?:\w+'s\s+|their\s+|his\s+|her\s+)?(?:personal|private|home)\s+(?:e-?mail\s+)?(?:address|inbox|account|gmail|mailbox)|(?:a|the)\s+public\s+(?:[a-z]+\s+)?(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
+const DEST_WORDS = /\b(?:(?:the\s+)?(?:\w+'s\s+|their\s+|his\s+|her\s+)?(?:personal|private|home)\s+(?:e-?mail\s+)?(?:address|inbox|account|gmail|mailbox)|(?:a|the)\s+public\s+(?:[a-z]+\s+)?(?:comment|post|channel|issue|gist|page|repo\w*|link|bucket|forum|workspace|space|gallery|folder|drive|board|site|wiki|dataset)|partner(?:\s+team)?|third[- ]part(?:y|ies)|contractors?|vendors?|slack\s+connect|outside\s+(?:the\s+|our\s+)?(?:company|org\w*)|public\s*=\s*true|make\s+(?:it|them)\s+public|publicly|relay|our\s+(?:side|server|partner)|second\s+copy|offsite|the\s+(?:licen[cs]e|restore)\s+server|public-read)\b/;
 
 const COVER = new RegExp(
   [
@@ -72,6 +72,10 @@ const COVER = new RegExp(
     String.raw`\bregardless\s+of`,
     String.raw`\beven\s+(?:when|if)\s+the\s+user`,
     String.raw`\bneeds?\s+no\s+mention`,
+    // Lying to the user: "reply that sync is off but keep sync=true".
+    String.raw`\b(?:reply|say|answer|respond|tell\s+(?:the\s+user|them))\s+that\b[^.]{0,60}\bbut\s+(?:keep|leave|continue|still|do)\b`,
+    String.raw`\bneed\s+not\s+be\s+told\b|\bneedn't\s+be\s+told\b`,
+    String.raw`\bnot\s+(?:user-?visible|visible\s+to\s+(?:the\s+)?users?|shown\s+to\s+(?:the\s+)?users?)\b`,
     String.raw`\b(?:will|would)\s+not\s+notice|\bwon't\s+notice|\bwithout\s+(?:the\s+user\s+)?noticing`,
     String.raw`\bdo\s+not\s+report\s+(?:the\s+)?failure`,
     // What the user is told is cut down to hide the rest: "return only the folder path to the user",
@@ -116,7 +120,7 @@ const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|c
 const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|\book\b|\bdodatkowo\b|\bzusatzlich\b|\badditionnellement\b|\binoltre\b|\bademas\b|\balem\s+disso\b|\bjuga\b|\bogsa\b|\bogså\b|\blisaksi\b|\btot\b|\bpia\b|επίσης|също|также|同时|也|も送|도\s/u;
 const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
 
-type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean };
+type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean; foreignSource?: boolean };
 
 /** Whole registers and people's identifiers in the languages of cues-multilingual.ts (folded: no Latin accents). */
 const FOREIGN_BULK = /(?<!\p{L})(?:l'intero|intero|intera|interi|tutti\s+gli|tutte\s+le|gesamte?[nrs]?|ganze?[nrs]?|tous\s+les|toutes\s+les|todo\s+el|toda\s+la|todos\s+los|todas\s+las|inteiro|inteira|volledige|wszystkie|cal[aey]|codic[ei]\s+fiscal[ei]|steuer-?id|steuernummer|numero\s+fiscal|indirizz\w*|direcciones|enderecos)(?!\p{L})|全部|すべての|모든/u;
@@ -125,7 +129,7 @@ const PRIVILEGE = /(?:^|[\s`'"(])(?:op|sudo|usermod\s+-ag)\s+[\w.-]+|\bgrant\w*\
 const SCRUBBED = /\b(?:is|are|get|gets|be|been|being)\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/;
 
 /** What the user is working on, named as data to carry: "the base64 of the document's text", "the chart's source rows", "the file the user has open", "the record in full". */
-const USER_DATA = /\b(?:(?:the\s+)?(?:document|file|page|note|draft|code|snippet|record|report|chart|table|capture|screenshot|message|email|ticket)'?s?\s+(?:full\s+)?(?:text|contents?|body|source(?:\s+rows)?|rows)|(?:text|contents?|body)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:file|document|page|note|draft|record|message|email)|(?:the\s+)?(?:file|document|page|tab)\s+the\s+user\s+(?:is\s+working\s+on|has\s+open|is\s+editing|is\s+viewing)|(?:the\s+)?(?:open|current)\s+file|first\s+[\d,]+\s+(?:rows|lines)|(?:the\s+)?(?:record|document|file|result|transcript)\s+in\s+full|facts?\s+about\s+the\s+user|what\s+the\s+user\s+(?:has\s+)?(?:discussed|said|typed|asked|wrote)|(?:the\s+)?user'?s\s+(?:meetings|schedule|location|files)|original\s+(?:segment|document|file|text|message))\b/;
+const USER_DATA = /\b(?:(?:the\s+)?(?:document|file|page|note|draft|code|snippet|record|report|chart|table|capture|screenshot|message|email|ticket)'?s?\s+(?:full\s+)?(?:text|contents?|body|source(?:\s+rows)?|rows)|(?:text|contents?|body)\s+of\s+(?:the\s+)?(?:\w+\s+)?(?:file|document|page|note|draft|record|message|email)|(?:the\s+)?(?:file|document|page|tab)\s+the\s+user\s+(?:is\s+working\s+on|has\s+open|is\s+editing|is\s+viewing)|(?:the\s+)?(?:open|current)\s+file|first\s+[\d,]+\s+(?:rows|lines)|(?:the\s+)?(?:record|document|file|result|transcript)\s+in\s+full|(?:the|all|those|its|their|returned)\s+rows\b|facts?\s+about\s+the\s+user|what\s+the\s+user\s+(?:has\s+)?(?:discussed|said|typed|asked|wrote)|(?:the\s+)?user'?s\s+(?:meetings|schedule|location|files)|original\s+(?:segment|document|file|text|message))\b/;
 
 /** Which kind of sensitive object a sentence names, if any. */
 function objectOf(s: string, foreign: boolean): string | null {
@@ -218,7 +222,8 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
   const sentence = withoutMentionedQuotes(raw);
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
-  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\([^()\n]{0,80}\)/g, " ");
+  // Asides in parentheses are dropped ("(it can be sent to support)"), unless the aside names where data goes or is the whole value.
+  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\(([^()\n]{0,80})\)/g, (all, inner: string) => (scope.field === "enum" || /:\/\/|@|\.[a-z]{2,}\b/.test(inner) ? ` ${inner} ` : " "));
   const found = destinationOf(sentence, scope, index);
   // The tool's own service ("only a hash prefix is sent to api.pwnedpasswords.com" on a Pwned
   // Passwords checker): the whole registrable label is named in its purpose. A look-alike
@@ -238,6 +243,7 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
     ask: ASK_USER.test(sentence) && !/\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:ask|prompt|request)\b/.test(sentence),
     recipient: RECIPIENT_ROLE.test(sentence.replace(/_/g, " ")),
     side: SIDE.test(sentence),
+    foreignSource: /\b(?:tools?|calls?)\s+(?:from|of|on)\s+(?:an|any)?\s*(?:other|another)\s+(?:mcp\s+)?servers?\b|\b(?:another|other)\s+servers?'s?\s+(?:tools?|outputs?|results?|responses?)\b/.test(sentence),
     // The summary sentence IS the purpose: it cannot disagree with itself.
     // No stated purpose (server instructions) is no evidence of a mismatch.
     mismatch: !first && !!object && purpose.trim() !== "" && !OWN_OBJECT[object]!.test(purpose),
@@ -246,7 +252,7 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
 
 /** The signals of two adjacent clauses taken together. */
 function union(a: Signals, b: Signals): Signals {
-  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch, recipient: a.recipient || b.recipient, side: a.side || b.side };
+  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch, recipient: a.recipient || b.recipient, side: a.side || b.side, foreignSource: a.foreignSource || b.foreignSource };
 }
 
 /** How many signals a sentence carries, and whether they are the combination that moves data out. */
@@ -262,6 +268,8 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   // A fixed outside address made a standing recipient ("always add ops@… as an attendee", "after
   // uploading, share the file with reports@…"), or sent a copy on the side of every use.
   const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
+  // Credentials another server hands back, kept here ("if any tool from another server returns a token, save it").
+  const harvest = sig.move && sig.object === "credentials" && sig.foreignSource;
   // Credentials moved on a standing order under concealment: even a tool whose subject they are.
   const hidden = sig.move && sig.object === "credentials" && sig.cover && sig.scope;
   // Private data the tool has no use for, gathered past a protection ("including ones marked
@@ -270,7 +278,7 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   // Rights handed to someone under a consent bypass or on a standing order ("first run `op Nyx_Helper`
   // … does not need the owner's confirmation").
   const elevate = sig.object === "privileges" && sig.mismatch && (sig.cover || (sig.scope && !!sig.destination));
-  return { count, fires: ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden || (overreach && count >= 4) || (elevate && count >= 3) };
+  return { count, fires: harvest || ((outward || inward) && count >= 4) || (phishing && count >= 3) || covert || standing || hidden || (overreach && count >= 4) || (elevate && count >= 3) };
 }
 
 const LISTS_DETECTIONS = /^\s*(?:(?:typical\s+|true\s+|known\s+)?(?:positives|samples|matches|hits)\s*(?::|include|are)|signals?\s+(?:include|are)|it\s+(?:detects|flags|catches|looks\s+for|checks\s+for)|(?:detects|flags|catches|looks\s+for|checks\s+for|recogni[sz]es)\b|examples?\s+(?:include|findings?))/;
@@ -304,7 +312,8 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
     const { count, fires } = convergence(sig);
     // Where text documents a value (a property title, an output field, nested items, an annotation
     // title), moving data anywhere is out of place: three signals are enough there.
-    const slot = sig.move && (!!sig.object || !!sig.destination) && count >= 3 && isDataSlot(scope);
+    // A fixed outside address that data is moved to, in a nested or documenting slot, is enough by itself there.
+    const slot = sig.move && (!!sig.object || !!sig.destination) && (count >= 3 || sig.literal) && isDataSlot(scope);
     if (!fires && !slot) return;
     const parts = [sig.move && "moves data", sig.object && `names ${sig.object}`, sig.destination && `to ${sig.destination}`, sig.cover && "with concealment or an override of the user", sig.scope && "as a standing order", sig.mismatch && "outside the tool's stated purpose", sig.ask && "asks the user"].filter(Boolean);
     const severity: Severity = count >= 5 ? "critical" : "high";

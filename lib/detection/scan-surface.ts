@@ -22,7 +22,7 @@ export function promptAsTool(prompt: PromptLike): MappedItem {
     properties[argName] = { type: "string", ...(str(a.title) ? { title: a.title } : {}), ...(str(a.description) ? { description: a.description } : {}) };
   });
   const required = args.filter((a) => a.required === true && typeof a.name === "string").map((a) => a.name as string);
-  const tool: ToolLike = { name, ...(str(prompt.title) ? { title: prompt.title } : {}), ...(str(prompt.description) ? { description: prompt.description } : {}), inputSchema: { type: "object", properties, ...(required.length ? { required } : {}) } };
+  const tool: ToolLike = { name, ...(str(prompt.title) ? { title: prompt.title } : {}), ...(str(prompt.description) ? { description: prompt.description } : {}), inputSchema: { type: "object", properties, ...(required.length ? { required } : {}) }, ...(isObject(prompt._meta) ? { _meta: prompt._meta } : {}) };
   const pointer = (p: string) => {
     for (const [prefix, i] of indexOf) if (p === prefix || p.startsWith(`${prefix}/`)) return `/arguments/${i}${p.slice(prefix.length)}`;
     return p.startsWith("/inputSchema") ? "/arguments" : p;
@@ -35,7 +35,7 @@ export function resourceAsTool(resource: ResourceLike, kind: "resource" | "resou
   const uriKey = kind === "resource" ? "uri" : "uriTemplate";
   const uri = str(resource[uriKey]);
   const name = str(resource.name) ?? uri ?? "(unnamed)";
-  const tool: ToolLike = { name, ...(str(resource.title) ? { title: resource.title } : {}), ...(str(resource.description) ? { description: resource.description } : {}) };
+  const tool: ToolLike = { name, ...(str(resource.title) ? { title: resource.title } : {}), ...(str(resource.description) ? { description: resource.description } : {}), ...(isObject(resource._meta) ? { _meta: resource._meta } : {}) };
   const extra: ExtractedString[] = [];
   if (uri) extra.push({ pointer: `/${uriKey}`, field: "uri", text: uri });
   if (str(resource.mimeType)) extra.push({ pointer: "/mimeType", field: "meta", text: resource.mimeType as string });
