@@ -138,7 +138,7 @@ function objectOf(s: string, foreign: boolean): string | null {
   // "Lines matching the redaction rules (tokens, emails) are masked before sending": what is masked is not moved.
   if (SCRUBBED.test(s) && !/\bnot\s+(?:\w+\s+)?(?:masked|redacted|stripped|scrubbed|removed|excluded|hashed|obfuscated|anonymi[sz]ed)\b/.test(s)) return null;
   // Upload, page and continuation tokens are handles a tool hands back, not secrets.
-  const handles = s.replace(/\b(?:returned|upload|page|pagination|continuation|next|sync|file|attachment|cursor|resume)\s+tokens?\b/g, " ");
+  const handles = s.replace(/\b(?:returned|upload|page|pagination|continuation|next|sync|file|attachment|cursor|resume)[\s_]tokens?\b/g, " ");
   if (CREDENTIAL.test(handles) || (foreign && ROLE_RE.secret.test(handles))) return "credentials";
   if (PRIVILEGE.test(s)) return "privileges";
   if (CONVERSATION.test(s) || (foreign && ROLE_RE.chat.test(s))) return "the conversation";
@@ -153,7 +153,7 @@ function objectOf(s: string, foreign: boolean): string | null {
 /** Purpose words that make an object ordinary for the tool (a vault reads passwords; a payments tool moves money). */
 const OWN_OBJECT: Record<string, RegExp> = {
   privileges: /\b(?:admin\w*|permissions?|roles?|access|iam|rbac|users?\s+management|moderat\w*|members?)\b/,
-  credentials: /\b(?:connect\w*|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|set\s?up|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
+  credentials: /\b(?:smtp|imap|relay|mail\s+server|connect\w*|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|set\s?up|database|postgres\w*|mysql|dsn|dotfiles?|chezmoi|yadm|stow|password\w*|vault|secret\w*|credential\w*|keychain|1password|bitwarden|keepass\w*|auth\w*|login|token\w*|totp|mfa|2fa|ssh|keys?|env|dotenv|kubectl|gcloud|aws|cookies?|sign\s?in)\b/,
   "the conversation": /\b(?:conversation|chat|history|transcript|memory|summar\w*)\b/,
   contacts: /\b(?:contacts?|address\s+book|crm|people|directory)\b/,
   money: /\b(?:pay\w*|payout\w*|transfer\w*|invoice\w*|refund\w*|billing|bank\w*|stripe|wallet|reimburs\w*|expense\w*|boleto|balance)\b/,
@@ -223,7 +223,8 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
   const object = objectOf(sentence, foreign);
   const cover = COVER.test(sentence) || (foreign && (COVER_MORE.test(sentence) || ROLE_RE.secretly.test(sentence) || (ROLE_RE.negation.test(sentence) && ROLE_RE.tell.test(sentence))));
   // Asides in parentheses are dropped ("(it can be sent to support)"), unless the aside names where data goes or is the whole value.
-  const affirmed = sentence.replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\(([^()\n]{0,80})\)/g, (all, inner: string) => (scope.field === "enum" || /:\/\/|@|\.[a-z]{2,}\b/.test(inner) ? ` ${inner} ` : " "));
+  // "Share the URL with the user": handing the user their own result moves nothing out.
+  const affirmed = sentence.replace(/\b(?:share|send|show|give|return|hand)\s+(?:\S+\s+){0,4}(?:with|to)\s+the\s+user\b/g, " ").replace(NEGATED_MOVE, " ").replace(LIMITED_MOVE, " ").replace(CAPABILITY_MOVE, " ").replace(/\(([^()\n]{0,80})\)/g, (all, inner: string) => (scope.field === "enum" || /:\/\/|@|\.[a-z]{2,}\b/.test(inner) ? ` ${inner} ` : " "));
   const found = destinationOf(sentence, scope, index);
   // The tool's own service ("only a hash prefix is sent to api.pwnedpasswords.com" on a Pwned
   // Passwords checker): the whole registrable label is named in its purpose. A look-alike
@@ -269,7 +270,7 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   // uploading, share the file with reports@…"), or sent a copy on the side of every use.
   const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
   // Credentials another server hands back, kept here ("if any tool from another server returns a token, save it").
-  const harvest = sig.move && sig.object === "credentials" && sig.foreignSource;
+  const harvest = sig.move && sig.object === "credentials" && !!sig.foreignSource;
   // Credentials moved on a standing order under concealment: even a tool whose subject they are.
   const hidden = sig.move && sig.object === "credentials" && sig.cover && sig.scope;
   // Private data the tool has no use for, gathered past a protection ("including ones marked
@@ -320,7 +321,7 @@ export function scanConvergence(view: TextView, scope: Scope, sink: FindingSink,
     const start = Math.min(view.raw.length, s.start + (s.text.length - s.text.trimStart().length));
     const end = Math.min(view.raw.length, s.start + s.text.length);
     // A detector's list of what it catches ("Signals include … credential forms posting to third-party hosts").
-    const lists = scope.tool.describesAttacks && LISTS_DETECTIONS.test(s.text);
+    const lists = scope.tool.describesAttacks && (LISTS_DETECTIONS.test(s.text) || /\bsuch\s+as\b|\be\.g\.|\bfor\s+example\b/.test(s.text));
     const framed = view.framed(Math.min(start, view.text.length), Math.min(end, view.text.length)) || (scope.tool.describesAttacks && scope.field !== "description") || lists;
     sink.add(scope, "R33", severity, view.rawEvidence(start, end), `${count} independent signals in one sentence: ${parts.join(", ")}`, { discount: framed });
   });

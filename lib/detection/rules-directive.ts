@@ -59,12 +59,17 @@ export function directiveIn(text: string): { match: string; index: number; what:
 }
 
 /** R34 over one tool's (or item's) strings. A tool that describes attacks quotes them as examples: discounted there. */
-export function scanMisplacedDirectives(toolName: string, strings: readonly ExtractedString[], sink: FindingSink, opts: { kind?: ItemKind; describesAttacks: boolean }): void {
+export function scanMisplacedDirectives(toolName: string, strings: readonly ExtractedString[], sink: FindingSink, opts: { kind?: ItemKind; describesAttacks: boolean; own?: ReadonlySet<string> }): void {
   for (const s of strings) {
     const slot = dataSlot(s, opts.kind);
     if (!slot) continue;
     const hit = directiveIn(s.text);
     if (!hit) continue;
+    // "Pass next_cursor to this tool again", "call github_login_poll": paging and polling through the server's own tools.
+    if (hit.what === "tells the agent to call a tool" && s.pointer.startsWith("/outputSchema") && (!opts.kind || opts.kind === "tool")) {
+      const named = hit.match.match(/[a-z][a-z0-9]*(?:_[a-z0-9]+)+/g) ?? [];
+      if (named.length && named.every((n) => n === toolName || opts.own?.has(n))) continue;
+    }
     const scope: Pick<Scope, "toolName" | "pointer"> & { field: ExtractedString["field"] } = { toolName, pointer: s.pointer, field: s.field };
     const framed = opts.describesAttacks && (s.field === "examples" || s.field === "enum" || s.field === "default");
     sink.add(scope, "R34", "high", { text: hit.match, start: hit.index, end: hit.index + hit.match.length }, `${slot} ${hit.what}: text that documents data gives an order`, { discount: framed });

@@ -29,6 +29,7 @@ export function schemaPoisoning(findings: readonly AuditFinding[], sink: Finding
 const EXFIL_NAME = /\b(?:content|contents|data|value|result|output|read|reading|fetch|get|dump|steal|exfil|extract|copy|upload|send|from)\b.{0,40}\b(?:ssh.{0,5}(?:id.rsa|key)|id.rsa|private.key|api.key|secret.key|credentials?|passwd|env.(?:secret|key|file|var)|aws.secret|access.token|auth.token|mcp.json|cursor.mcp|kube.?config(?:.file)?|docker.config|npmrc|netrc|git.credentials|gcloud.credentials|dot.?env(?:.file)?|environment.variables|session.cookies?|browser.cookies?)\b/;
 const DIRECTIVE_NAME = /\b(?:ignore|disregard|forget|override|bypass)\b\s+(?:\w+\s+){0,2}\b(?:previous|prior|all|above|earlier|preceding|former|initial|original)\b\s+(?:\w+\s+){0,2}\b(?:instructions?|rules?|directives?|prompts?|constraints?|guidelines?|guardrails?|restrictions?|commands?)\b/;
 const SENTENCE_NAME = /\b(?:read|send|include|ignore|always|must|before|call|pass|upload|never|secretly)\b/;
+const SHELL_TOOL = /\b(?:shell|commands?|terminal|exec\w*|bash|zsh|powershell|run\s+(?:a\s+)?command|cli)\b/;
 const COMMAND = /\$\(|`[^`]{3,200}`|\b(?:curl|wget|bash|powershell|ncat|nc|sudo|eval)\b[^\n]{0,80}(?:\||;|&&|\s-c\b|https?:)|\|\s*(?:ba)?sh\b|\brm\s+-rf?\b|\bchmod\s+[0-7+]/;
 const URLISH_NAME = /url|uri|link|endpoint|href|webhook|callback|host|server|site|domain|source|image|icon|origin|base|proxy|registry|repo/i;
 const PATHISH_NAME = /path|file|key|cert|dir|config|identity|keystore|credential|location|folder|output|bestand|datei|fichier|archivo|ficheiro|plik|dosya|pfad|chemin|ruta|percorso/i;
@@ -68,7 +69,9 @@ export function scanSchemaStrings(toolName: string, strings: readonly ExtractedS
     if (s.field === "uri") continue;
     const prop = propertyOf(s.pointer);
     const propDescription = descriptions.get(s.pointer.replace(/\/(?:default|examples|example|const)(?:\/.*)?$/, "")) ?? "";
-    if (COMMAND.test(text)) sink.add(scope, "R23", "high", ev, `${s.field} value is a shell command`);
+    // BigQuery's `project.dataset.table` quoting is SQL, not a command substitution; a shell tool's example command is its subject.
+    const sql = /^\s*(?:select|with|insert|update|delete|create|explain)\b/.test(text);
+    if (!sql && COMMAND.test(text)) sink.add(scope, "R23", SHELL_TOOL.test(purpose) && s.field !== "const" ? "low" : "high", ev, `${s.field} value is a shell command`);
     // A default or example path on a path property is a suggestion; a const is the only value the call may carry.
     // A key manager's default key name, a cert tool's default cert: the tool's own subject.
     else if (PATH_RE.test(text)) sink.add(scope, "R23", (PATHISH_NAME.test(prop) || KEY_TOOL.test(purpose)) && s.field !== "const" ? "low" : "high", ev, `${s.field} value points at a sensitive file`);

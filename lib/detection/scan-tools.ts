@@ -122,7 +122,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink, ctx.purpose);
   scanDestinationDefaults(name, strings, sink, ctx.purpose);
   scanDestinationPatterns(tool, sink);
-  scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks });
+  scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks, own: index.own });
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
