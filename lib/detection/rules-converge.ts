@@ -120,7 +120,7 @@ const RECIPIENT_ROLE = /\b(?:attendees?|guests?|participants?|recipients?|b?cc|c
 const SIDE = /\b(?:also|as\s+well|in\s+addition|additionally|too|(?:a|one|an\s+extra)\s+copy\s+of|copies\s+of)\b|tamb[eé]m|tambi[eé]n|\baussi\b|\bauch\b|\banche\b|\book\b|\bdodatkowo\b|\bzusatzlich\b|\badditionnellement\b|\binoltre\b|\bademas\b|\balem\s+disso\b|\bjuga\b|\bogsa\b|\bogså\b|\blisaksi\b|\btot\b|\bpia\b|επίσης|също|также|同时|也|も送|도\s/u;
 const ASK_USER = /\b(?:ask|prompt|request)\s+(?:the\s+)?users?\s+(?:for|to\s+(?:paste|enter|type|share|provide|give))|\bask\s+(?:them|him|her)\s+for|\bpide\s+al\s+usuario|\bdemande\s+a\s+l'utilisateur|\bfrag\w*\s+(?:den|die)\s+(?:nutzer|benutzer)/;
 
-type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean; foreignSource?: boolean };
+type Signals = { move: boolean; object: string | null; destination: string | null; literal: boolean; cover: boolean; scope: boolean; ask: boolean; mismatch: boolean; recipient: boolean; side: boolean; foreignSource?: boolean; keeps?: boolean };
 
 /** Whole registers and people's identifiers in the languages of cues-multilingual.ts (folded: no Latin accents). */
 const FOREIGN_BULK = /(?<!\p{L})(?:l'intero|intero|intera|interi|tutti\s+gli|tutte\s+le|gesamte?[nrs]?|ganze?[nrs]?|tous\s+les|toutes\s+les|todo\s+el|toda\s+la|todos\s+los|todas\s+las|inteiro|inteira|volledige|wszystkie|cal[aey]|codic[ei]\s+fiscal[ei]|steuer-?id|steuernummer|numero\s+fiscal|indirizz\w*|direcciones|enderecos)(?!\p{L})|全部|すべての|모든/u;
@@ -190,7 +190,7 @@ function destinationOf(sentence: string, scope: Scope, index: CrossIndex): strin
   const channel = /(?:^|\s)(#[a-z][\w-]{2,})\b[^.]{0,40}?\b(?:channel|slack|teams|discord)\b|\b(?:channel|slack)\s+[`'"]?(#[a-z][\w-]{2,})/.exec(sentence);
   if (channel) return `channel ${channel[1] ?? channel[2]}`;
   // A host and path without a scheme, where something is sent ("push … to github.com/mirror-vault/backup"), not an example of a setting.
-  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]+\.)+(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz|ai|eu|de|uk|fr|jp|br|cc|me|tech|us|ly|site|online|page|so|sh|to|ws|pro|live)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
+  const host = /\b(?:to|into|at)\s+((?:[a-z0-9-]{1,63}\.){1,8}(?:com|net|org|io|co|app|dev|cloud|xyz|info|biz|ai|eu|de|uk|fr|jp|br|cc|me|tech|us|ly|site|online|page|so|sh|to|ws|pro|live)(?:\/[\w./-]*)?)(?![\w.-])/.exec(sentence);
   if (host && !LOCAL_HOST.test(host[1]!.split("/")[0]!)) return host[1]!;
   const built = /(?:<[\w-]+>|\{[\w-]+\}|\$\{?\w+\}?)\.(?:[a-z0-9-]+\.)+[a-z]{2,}\b/.exec(sentence);
   if (built) return `a host name built from data (${built[0]})`;
@@ -231,7 +231,8 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
   // ("hooks.slack-relay.io" on a Slack tool) is not: "slack-relay" is not in the purpose.
   const destination = found && ownServiceHost(found, purpose) ? null : found;
   // Data written into a URL the model builds ("…/b.svg?alt=<rows>", "?s={subject}") travels with the request.
-  const templated = /(?:https?:\/\/|\b[a-z0-9-]+\.[a-z]{2,}\/)\S*[<{][\w\s,.-]{1,40}[>}]/.test(sentence);
+  // Bounded labels and a cheap pre-test: a hostile "a-a-a-…" run must not backtrack quadratically.
+  const templated = /[<{]/.test(sentence) && /(?:https?:\/\/|(?<![a-z0-9-])[a-z0-9-]{1,63}\.[a-z]{2,}\/)[^\s<{]{0,300}[<{][\w\s,.-]{1,40}[>}]/.test(sentence);
   return {
     // Handing data to a sibling tool that posts to a fixed outside address is a move by itself.
     move: templated || MOVE.test(affirmed) || (foreign && (MOVE_MORE.test(affirmed) || ROLE_RE.move.test(affirmed))) || !!destination?.includes("(sends to "),
@@ -244,6 +245,7 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
     ask: ASK_USER.test(sentence) && !/\b(?:do\s+not|don't|never|must\s+not|should\s+not)\s+(?:ask|prompt|request)\b/.test(sentence),
     recipient: RECIPIENT_ROLE.test(sentence.replace(/_/g, " ")),
     side: SIDE.test(sentence),
+    keeps: /\b(?:save|store|keep|remember|persist|record|cache)\b/.test(affirmed),
     foreignSource: /\b(?:tools?|calls?)\s+(?:from|of|on)\s+(?:an|any)?\s*(?:other|another)\s+(?:mcp\s+)?servers?\b|\b(?:another|other)\s+servers?'s?\s+(?:tools?|outputs?|results?|responses?)\b/.test(sentence),
     // The summary sentence IS the purpose: it cannot disagree with itself.
     // No stated purpose (server instructions) is no evidence of a mismatch.
@@ -253,7 +255,7 @@ export function signalsOf(raw: string, scope: Scope, index: CrossIndex, purpose:
 
 /** The signals of two adjacent clauses taken together. */
 function union(a: Signals, b: Signals): Signals {
-  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch, recipient: a.recipient || b.recipient, side: a.side || b.side, foreignSource: a.foreignSource || b.foreignSource };
+  return { move: a.move || b.move, object: a.object ?? b.object, destination: a.destination ?? b.destination, literal: a.literal || b.literal, cover: a.cover || b.cover, scope: a.scope || b.scope, ask: a.ask || b.ask, mismatch: a.mismatch || b.mismatch, recipient: a.recipient || b.recipient, side: a.side || b.side, foreignSource: a.foreignSource || b.foreignSource, keeps: a.keeps || b.keeps };
 }
 
 /** How many signals a sentence carries, and whether they are the combination that moves data out. */
@@ -270,7 +272,7 @@ export function convergence(sig: Signals): { count: number; fires: boolean } {
   // uploading, share the file with reports@…"), or sent a copy on the side of every use.
   const standing = sig.move && sig.literal && sig.scope && (sig.recipient || sig.side);
   // Credentials another server hands back, kept here ("if any tool from another server returns a token, save it").
-  const harvest = sig.move && sig.object === "credentials" && !!sig.foreignSource;
+  const harvest = (sig.move || !!sig.keeps) && sig.object === "credentials" && !!sig.foreignSource;
   // Credentials moved on a standing order under concealment: even a tool whose subject they are.
   const hidden = sig.move && sig.object === "credentials" && sig.cover && sig.scope;
   // Private data the tool has no use for, gathered past a protection ("including ones marked

@@ -41,15 +41,17 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.965, false-positive rate ≤ 0.01, every twin pair separated", () => {
+  it("tuning set: recall ≥ 0.895, false-positive rate ≤ 0.016, at least 144 of 159 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
     if (t.falsePositives.length) console.log(`  false positives: ${t.falsePositives.join(", ")}`);
-    // 0.968 since the tuning file of 2026-12-06b (300 cases, 0.863 after its own round) joined it.
-    expect(t.recall).toBeGreaterThanOrEqual(0.965);
-    expect(t.fpr).toBeLessThanOrEqual(0.01);
-    expect(t.twins.notSeparated).toEqual([]);
+    // The tuning files of 2026-12-06 (b: 300 cases, c/d/e: 763) were written blind and tuned on
+    // once each; their misses after that stay in the corpus: 0.898 / 0.015 / 144 of 159 overall.
+    expect(t.recall).toBeGreaterThanOrEqual(0.895);
+    expect(t.fpr).toBeLessThanOrEqual(0.016);
+    expect(t.twins.pairs).toBe(159);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(144);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -66,16 +68,18 @@ describe("audit corpus", () => {
   // 0.678 / 0.133 / 11 of 15, batch 5 (after two of the day's three tuning rounds) 0.733 / 0.076 / 9
   // of 15. Batch 6 (after all three rounds of 2026-12-02, new carriers): 0.622 / 0.092 / 8 of 12.
   // Batch 7 (written blind 2026-12-06, before that day's first round): 0.648 / 0.065 / 5 of 12. Batch 8
-  // (written blind 2026-12-06, before that day's second round): 0.637 / 0.100 / 6 of 12. Now, after
-  // both rounds of 2026-12-06 (change cases judged as the alert pipeline does; docs/detection.md):
+  // (written blind 2026-12-06, before that day's second round): 0.637 / 0.100 / 6 of 12. Batch 9
+  // (before the third round): 0.633 / 0.088 / 9 of 12. Now, after the three rounds of 2026-12-06
+  // (change cases judged as the alert pipeline does; docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.7, fpr: 0.084, pairs: 12, separated: 6 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.81, fpr: 0.048, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.83, fpr: 0.1, pairs: 15, separated: 12 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.75, fpr: 0.084, pairs: 12, separated: 7 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.82, fpr: 0.048, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.84, fpr: 0.09, pairs: 15, separated: 13 },
     { batch: "batch 5", positives: 90, negatives: 92, recall: 0.83, fpr: 0.066, pairs: 15, separated: 12 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.63, fpr: 0.093, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.71, fpr: 0.066, pairs: 12, separated: 5 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.67, fpr: 0.1, pairs: 12, separated: 6 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.65, fpr: 0.081, pairs: 12, separated: 9 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.73, fpr: 0.077, pairs: 12, separated: 5 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.7, fpr: 0.112, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.66, fpr: 0.088, pairs: 12, separated: 9 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -93,14 +97,15 @@ describe("audit corpus", () => {
 
   // The gate of `toolwatch scan --fail-on medium` over every held-out batch: 0.796 / 0.151 before the
   // round of 2026-12-06, 0.795 / 0.108 after it; with batch 8, 0.779 / 0.113 before the second round
-  // of that day and 0.788 / 0.111 after it (the issue's target is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.785, false-positive rate ≤ 0.112", () => {
+  // of that day and 0.788 / 0.111 after it; with batch 9, 0.771 / 0.114 before the third round and
+  // 0.790 / 0.114 after it (the issue's target is 0.95 / 0.02: not met).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.785, false-positive rate ≤ 0.115", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
     expect(recall).toBeGreaterThanOrEqual(0.785);
-    expect(fpr).toBeLessThanOrEqual(0.112);
+    expect(fpr).toBeLessThanOrEqual(0.115);
   });
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {

@@ -100,6 +100,8 @@ describe("audit rules, one positive and one hard negative each", () => {
     ["base64-looking run", "A".repeat(100000)],
     ["dashed words", `${"a-".repeat(50000)} is unsafe`],
     ["email-like run", `${"a".repeat(60000)}@`],
+    ["dashed host before a template", `${"a-".repeat(40000)}x.io/{`],
+    ["decode ask without an end", `decode ${"and ".repeat(20000)}`],
   ])("stays fast on adversarial input: %s", (_about, text) => {
     const t = performance.now();
     scanTools([{ name: "t", description: text, inputSchema: { type: "object", properties: { p: { type: "string", default: text } } } }]);
