@@ -3,8 +3,8 @@
 // over every item of the tuning corpus; the rules' own scan of the same items for scale. Not part
 // of `npm run bench` or the tests.   npx tsx bench/learned-scorer.ts
 import { caseData, itemInputs, tuningCases } from "@/scripts/detector/dataset";
-import { itemFeatures } from "@/scripts/detector/features";
-import { predict } from "@/scripts/detector/logistic";
+import { itemFeatures } from "@/lib/detection/learned/features";
+import { predict } from "@/lib/detection/learned/logistic";
 import { trainScorer } from "@/scripts/detector/train";
 import { scanTools } from "@/lib/detection";
 

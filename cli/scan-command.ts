@@ -25,6 +25,7 @@ give each with --other, or put them in the input as "otherServers": [{"name": "g
   --fail-on LEVEL  exit 1 if the report's severity is LEVEL or above; a tool's severity rises with
                    the number of distinct rules that fire on it
   --all            also list info findings (plain URLs) in the text output
+  --no-learned     the rules alone, without the learned scorer (R35, docs/rules/R35.md)
   --other [NAME=]FILE
                    another server the same agent connects to (any input shape above; NAME
                    defaults to the file's name without its extension); repeatable
@@ -49,6 +50,7 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
         all: { type: "boolean", default: false },
         "fail-on": { type: "string" },
         other: { type: "string", multiple: true, default: [] },
+        "no-learned": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     });
@@ -82,7 +84,7 @@ export async function runScanCommand(argv: string[], io: ScanIo = { stdout: proc
   }
   for (const warning of list.warnings) io.stderr.write(`toolwatch scan: warning: ${visibleText(warning)}\n`);
 
-  const findings = scanTools(list.tools, { otherServers, instructions, prompts: surface.prompts, resources: surface.resources, resourceTemplates: surface.resourceTemplates });
+  const findings = scanTools(list.tools, { learned: !values["no-learned"], otherServers, instructions, prompts: surface.prompts, resources: surface.resources, resourceTemplates: surface.resourceTemplates });
   const report = buildAuditReport(findings, { toolCount: list.tools.length });
   const artifactUri = source === "-" ? "stdin" : source;
   if (values.sarif) io.stdout.write(`${JSON.stringify(toSarif(report, { artifactUri, locate: locator(text, list.tools) }), null, 2)}\n`);

@@ -13,7 +13,7 @@
 //   npx tsx scripts/cv-detector.ts --quick    one configuration (λ 1e-4, all features)
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
 import { chooseThresholds, show, table, type Table, type Thresholds, recall, fpr } from "./detector/metrics";
-import { predict } from "./detector/logistic";
+import { predict } from "@/lib/detection/learned/logistic";
 import { trainScorer, type TrainSettings, type Variant } from "./detector/train";
 
 const started = Date.now();

@@ -18,6 +18,7 @@ import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
 import { scanDecodeAsk } from "./rules-decode-ask";
+import { learnedFinding, type ScoreInput } from "./learned/score";
 import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
@@ -139,8 +140,20 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
   const others = options.otherServers ?? [];
   const index = crossIndex(tools, others);
   const findings: AuditFinding[] = [];
-  for (const tool of tools) findings.push(...scanOneTool(tool, index));
-  for (const item of surfaceItems(options)) findings.push(...scanOneTool(item.tool, index, item.extra, item.kind).map((f) => toItemFinding(f, item)));
+  const learned = options.learned !== false;
+  for (const tool of tools) {
+    const own = scanOneTool(tool, index);
+    findings.push(...own);
+    if (learned) pushLearned(findings, { name: String(tool.name), strings: extractWithLimits(tool).strings, findings: own, index, describesAttacks: toolContext(tool, index.own).describesAttacks }, String(tool.name), "/description");
+  }
+  for (const item of surfaceItems(options)) {
+    const own = scanOneTool(item.tool, index, item.extra, item.kind);
+    findings.push(...own.map((f) => toItemFinding(f, item)));
+    if (!learned) continue;
+    const input = { name: item.name, strings: [...extractWithLimits(item.tool).strings, ...item.extra], findings: own, index, describesAttacks: toolContext(item.tool, index.own).describesAttacks };
+    const verdict = learnedFinding(input, item.name, "/description");
+    if (verdict) findings.push(toItemFinding(verdict, item));
+  }
 
   const sink = new FindingSink();
   if (typeof options.instructions === "string" && options.instructions) {
@@ -148,10 +161,16 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
     const purpose = tools.map((t) => toolContext(t, index.own).purpose).join(" ");
     const ctx: ToolContext = { name: null, title: "", purpose, ownNames: index.own, describesAttacks: false, pure: false };
     scanString({ pointer: "/instructions", field: "instructions", text: options.instructions }, { tool: ctx, toolName: null, pointer: "/instructions", field: "instructions" }, sink, index);
+    if (learned) pushLearned(findings, { name: null, strings: [{ pointer: "/instructions", field: "instructions", text: options.instructions }], findings: sink.list, index, describesAttacks: false }, null, "/instructions");
   }
   lengthOutliers(tools, sink);
   scanCollisions(tools, others, sink);
   return [...findings, ...sink.list];
+}
+
+function pushLearned(findings: AuditFinding[], input: ScoreInput, toolName: string | null, pointer: string): void {
+  const verdict = learnedFinding(input, toolName, pointer);
+  if (verdict) findings.push(verdict);
 }
 
 /** R3 (second half) — a description far longer than the server's others hides a payload below the fold. */

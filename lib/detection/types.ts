@@ -9,13 +9,13 @@ export const SEVERITIES: readonly Severity[] = ["critical", "high", "medium", "l
 export const atLeast = (s: Severity, floor: Severity) => SEVERITY_RANK[s] >= SEVERITY_RANK[floor];
 export const maxSeverity = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] >= SEVERITY_RANK[b] ? a : b);
 
-/** detection-rules §1: A hidden content, B instructions to the agent, C data access, D cross-tool, E schema, F history. */
-export type Family = "A" | "B" | "C" | "D" | "E" | "F";
+/** detection-rules §1: A hidden content, B instructions to the agent, C data access, D cross-tool, E schema, F history; G the learned scorer. */
+export type Family = "A" | "B" | "C" | "D" | "E" | "F" | "G";
 
 export type AuditRuleId =
   | "R1" | "R2" | "R3" | "R4" | "R5" | "R6" | "R7" | "R8" | "R9" | "R10" | "R11"
   | "R12" | "R13" | "R14" | "R15" | "R16" | "R17" | "R18" | "R19" | "R20" | "R21"
-  | "R22" | "R23" | "R24" | "R25" | "R26" | "R27" | "R28" | "R29" | "R30" | "R31" | "R32" | "R33" | "R34";
+  | "R22" | "R23" | "R24" | "R25" | "R26" | "R27" | "R28" | "R29" | "R30" | "R31" | "R32" | "R33" | "R34" | "R35";
 
 /** Which kind of model-visible string a pointer addresses. */
 export type StringField =
@@ -110,6 +110,8 @@ export type ScanOptions = {
   prompts?: readonly PromptLike[];
   /** resources/list entries: name, title, description, uri and mimeType are scanned. */
   resources?: readonly ResourceLike[];
+  /** Add the learned scorer's verdict (R35) per item; false gives the rules alone (its training reads them so). */
+  learned?: boolean;
   /** resources/templates/list entries: as resources, with uriTemplate for uri. */
   resourceTemplates?: readonly ResourceLike[];
 };

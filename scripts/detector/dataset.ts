@@ -3,7 +3,7 @@
 // aggregated severity would be with no R34 finding, an R34 at medium or one at high, so the
 // cross-validation can judge the fusion for any pair of thresholds without rescanning.
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
-import { itemFeatures, type FeatureBlocks, type FeatureInput, type SparseVector } from "./features";
+import { itemFeatures, type FeatureBlocks, type FeatureInput, type SparseVector } from "@/lib/detection/learned/features";
 import { surfaceItems } from "@/lib/detection/scan-surface";
 import { scanOneTool, toolContext } from "@/lib/detection/scan-tools";
 import { crossIndex } from "@/lib/detection/rules-cross";
@@ -72,7 +72,8 @@ export function itemInputs(c: CorpusCase): { inputs: FeatureInput[]; keys: strin
   for (const t of tools) add(t, [], String(t.name));
   for (const item of surfaceItems(c)) add(item.tool, item.extra, `${item.kind} ${item.name}`);
   // Every finding of the whole scan (collisions and length outliers included), for the entities.
-  const findings = scanTools(tools, { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates });
+  // The rules alone: the learned scorer's own verdict (R35) is what is being trained.
+  const findings = scanTools(tools, { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates, learned: false });
   if (c.instructions) {
     inputs.push({ name: null, strings: [{ pointer: "/instructions", field: "instructions", text: c.instructions }], findings: findings.filter((f) => f.pointer === "/instructions" && f.toolName === null), index, describesAttacks: false });
     keys.push("");

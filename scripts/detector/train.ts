@@ -8,9 +8,9 @@
 //     the item it scores highest (one multiple-instance step).
 // The other items of a malicious case are left out, not used as negatives: they may be the
 // accomplices of a cross-tool attack, and the corpus does not say.
-import { FEATURE_BITS } from "./features";
+import { FEATURE_BITS } from "@/lib/detection/learned/features";
 import { SEVERITY_RANK } from "@/lib/detection";
-import { predict, trainLogistic, type Example, type Trained } from "./logistic";
+import { predict, trainLogistic, type Example, type Trained } from "@/lib/detection/learned/logistic";
 import type { CaseData, Variant } from "./dataset";
 
 export type { Variant };

@@ -58,11 +58,22 @@ describe("toolwatch scan", () => {
     expect(r.stderr).toContain("severity medium is at or above --fail-on medium");
   });
 
-  it("a clean JSON-RPC response exits 0 with --fail-on low", async () => {
-    const r = await run([fixture("clean-jsonrpc.json"), "--fail-on", "low"]);
+  it("a clean JSON-RPC response passes the rules: no rule fires, and --fail-on low exits 0 with the learned scorer off", async () => {
+    const r = await run([fixture("clean-jsonrpc.json"), "--fail-on", "low", "--no-learned"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("(2 tools, JSON-RPC tools/list response)");
     expect(r.stdout).toContain("no findings");
+  });
+
+  // A known false positive of the learned scorer (docs/rules/R35.md): the one-line read_file of this
+  // fixture (a prefix of the official filesystem server's description, which impersonation attacks
+  // in the corpus copy) scores 0.91. Alone, with no rule's evidence beside it, R35 stays at medium.
+  it("with the learned scorer, the same list is medium at most (no alert), and --fail-on high exits 0", async () => {
+    const r = await run([fixture("clean-jsonrpc.json"), "--json"]);
+    const report = JSON.parse(r.stdout) as AuditReport;
+    expect(report.tools.flatMap((t) => t.rules)).toEqual(["R35"]);
+    expect(report.summary.severity).toBe("medium");
+    expect((await run([fixture("clean-jsonrpc.json"), "--fail-on", "high"])).code).toBe(0);
   });
 
   it("--json prints the report (version 1) with findings and evidence", async () => {

@@ -1,8 +1,8 @@
-// Features of the learned-scorer experiment (docs/detection.md, "Learned scorer: an experiment"):
-// one sparse vector per item (a tool, a prompt, a resource, a resource template, the server
-// instructions) from every string a model reads, hashed into 2^16 dimensions so a weight file would
-// stay small and unseen words cost nothing. Not wired into the product: cross-validation showed no
-// gain over the rules (scripts/cv-detector.ts).
+// Features of the learned scorer (R35, lib/detection/learned/score.ts; docs/rules/R35.md): one
+// sparse vector per item (a tool, a prompt, a resource, a resource template, the server
+// instructions) from every string a model reads, hashed into 2^16 dimensions so the weight file
+// stays small and unseen words cost nothing. Trained by `npm run train-detector`
+// (scripts/train-detector.ts) on the tuning corpus only.
 //
 // Why these: the phrase rules fit the wording of the texts they were tuned on. Character n-grams
 // over normalised text (normalize.ts: compatibility folding, hidden characters dropped, look-alikes
