@@ -3,8 +3,10 @@
 //
 // 1. Leave-one-file-out over the tuning files (each file is one blind author or source) gives
 //    out-of-fold probabilities; the thresholds are the pair that adds the most caught cases while the
-//    fusion's false-positive rate stays ≤ 0.02 at the high gate and at most +0.01 over the rules at
-//    medium (scripts/detector/metrics.ts chooseThresholds).
+//    fusion's false-positive rate stays at most +0.01 over the rules' at the high gate and at medium
+//    (scripts/detector/metrics.ts chooseThresholds). An absolute 0.02 at high, the limit of the first
+//    experiment, stopped fitting once the tuning files held 170 false-positive traps: the rules alone
+//    are at 0.028 out of fold there, so no threshold passed and the model never fired.
 // 2. The model is then trained on every tuning file and written with those thresholds and the hash
 //    of its inputs (scripts/detector/fingerprint.ts).
 // Configuration (features "all", λ 1e-5): the best leave-one-file-out ROC AUC of the grid in
@@ -30,7 +32,7 @@ for (const file of files) {
     if (c.file === file) oof[i] = c.items.map((it) => predict(model, it.x[VARIANT]));
   });
 }
-const thresholds = chooseThresholds(cases, oof);
+const thresholds = chooseThresholds(cases, oof, { extraFprHigh: 0.01, extraFprMedium: 0.01 });
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;
 console.log(`${cases.length} tuning tool-list cases, ${files.length} files; thresholds medium ${thresholds.medium}, high ${thresholds.high}`);

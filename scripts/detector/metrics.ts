@@ -53,14 +53,21 @@ export const THRESHOLD_GRID = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45,
  * and at the medium gate at most the rules' own plus `extraFprMedium`; among those, the most
  * malicious cases caught at both gates; ties go to the higher (more cautious) thresholds.
  */
-export function chooseThresholds(cases: readonly CaseData[], probs: ReadonlyArray<readonly number[]>, limits = { maxFprHigh: 0.02, extraFprMedium: 0.01 }): Thresholds {
+/**
+ * The threshold pair that adds the most caught cases within the limits: at the high gate an absolute
+ * false-positive rate (`maxFprHigh`) or, with `extraFprHigh`, at most that much over the rules (the
+ * rules alone may already be above an absolute limit on a corpus rich in false-positive traps); at
+ * medium at most `extraFprMedium` over the rules.
+ */
+export function chooseThresholds(cases: readonly CaseData[], probs: ReadonlyArray<readonly number[]>, limits: { maxFprHigh?: number; extraFprHigh?: number; extraFprMedium: number } = { maxFprHigh: 0.02, extraFprMedium: 0.01 }): Thresholds {
   let best: { t: Thresholds; gain: number } | null = null;
   for (const high of THRESHOLD_GRID) {
     for (const medium of THRESHOLD_GRID) {
       if (medium > high) continue;
       const t = { medium, high };
       const tab = table(cases, probs, t);
-      if (fpr(tab.fusion.high) > limits.maxFprHigh) continue;
+      if (limits.maxFprHigh !== undefined && fpr(tab.fusion.high) > limits.maxFprHigh) continue;
+      if (limits.extraFprHigh !== undefined && fpr(tab.fusion.high) > fpr(tab.rules.high) + limits.extraFprHigh) continue;
       if (fpr(tab.fusion.medium) > fpr(tab.rules.medium) + limits.extraFprMedium) continue;
       const gain = tab.fusion.high.tp + tab.fusion.medium.tp;
       if (!best || gain > best.gain || (gain === best.gain && high + medium > best.t.high + best.t.medium)) best = { t, gain };

@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.91, false-positive rate ≤ 0.017, at least 144 of 159 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.86, false-positive rate ≤ 0.033, at least 196 of 251 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -49,10 +49,12 @@ describe("audit corpus", () => {
     // The tuning files of 2026-12-06 (b: 300 cases, c/d/e: 763) were written blind and tuned on
     // once each; their misses after that stay in the corpus: 0.898 / 0.015 / 144 of 159 overall with
     // the rules alone, 0.913 / 0.016 with the learned scorer (R35, trained on this split: in-sample).
-    expect(t.recall).toBeGreaterThanOrEqual(0.91);
-    expect(t.fpr).toBeLessThanOrEqual(0.017);
-    expect(t.twins.pairs).toBe(159);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(144);
+    // Then four more blind files (06f–06i, 1,014 cases, 170 false-positive traps among them) joined
+    // the split untuned: no rule was changed for them, only R35 retrained: 0.863 / 0.032 / 196 of 251.
+    expect(t.recall).toBeGreaterThanOrEqual(0.86);
+    expect(t.fpr).toBeLessThanOrEqual(0.033);
+    expect(t.twins.pairs).toBe(251);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(196);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -74,14 +76,16 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.76, fpr: 0.084, pairs: 12, separated: 7 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.83, fpr: 0.06, pairs: 14, separated: 12 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.75, fpr: 0.084, pairs: 12, separated: 7 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.82, fpr: 0.06, pairs: 14, separated: 12 },
     { batch: "batch 4", positives: 90, negatives: 90, recall: 0.85, fpr: 0.09, pairs: 15, separated: 13 },
     { batch: "batch 5", positives: 90, negatives: 92, recall: 0.85, fpr: 0.066, pairs: 15, separated: 13 },
     { batch: "batch 6", positives: 82, negatives: 87, recall: 0.65, fpr: 0.093, pairs: 12, separated: 9 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.77, fpr: 0.088, pairs: 12, separated: 7 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.77, fpr: 0.088, pairs: 12, separated: 6 },
     { batch: "batch 8", positives: 91, negatives: 90, recall: 0.72, fpr: 0.112, pairs: 12, separated: 6 },
     { batch: "batch 9", positives: 90, negatives: 91, recall: 0.66, fpr: 0.088, pairs: 12, separated: 9 },
+    // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.6, fpr: 0.078, pairs: 12, separated: 6 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -100,15 +104,16 @@ describe("audit corpus", () => {
   // The gate of `toolwatch scan --fail-on medium` over every held-out batch: 0.796 / 0.151 before the
   // round of 2026-12-06, 0.795 / 0.108 after it; with batch 8, 0.779 / 0.113 before the second round
   // of that day and 0.788 / 0.111 after it; with batch 9, 0.771 / 0.114 before the third round and
-  // 0.790 / 0.114 after it; with the learned scorer R35, 0.827 / 0.123 (the issue's target is
-  // 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.825, false-positive rate ≤ 0.124", () => {
+  // 0.790 / 0.114 after it; with the learned scorer R35, 0.827 / 0.123. With batch 10, 0.809 / 0.122;
+  // R35 retrained on 3,393 tuning cases (four more blind files), 0.837 / 0.119 (the issue's target
+  // is 0.95 / 0.02: not met).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.835, false-positive rate ≤ 0.12", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.825);
-    expect(fpr).toBeLessThanOrEqual(0.124);
+    expect(recall).toBeGreaterThanOrEqual(0.835);
+    expect(fpr).toBeLessThanOrEqual(0.12);
   });
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {
