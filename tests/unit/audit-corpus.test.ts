@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.86, false-positive rate ≤ 0.033, at least 196 of 251 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.835, false-positive rate ≤ 0.037, at least 226 of 291 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -51,10 +51,11 @@ describe("audit corpus", () => {
     // the rules alone, 0.913 / 0.016 with the learned scorer (R35, trained on this split: in-sample).
     // Then four more blind files (06f–06i, 1,014 cases, 170 false-positive traps among them) joined
     // the split untuned: no rule was changed for them, only R35 retrained: 0.863 / 0.032 / 196 of 251.
-    expect(t.recall).toBeGreaterThanOrEqual(0.86);
-    expect(t.fpr).toBeLessThanOrEqual(0.033);
-    expect(t.twins.pairs).toBe(251);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(196);
+    // Four more (06j–06m, 899 cases) the same way: 0.840 / 0.036 / 226 of 291.
+    expect(t.recall).toBeGreaterThanOrEqual(0.835);
+    expect(t.fpr).toBeLessThanOrEqual(0.037);
+    expect(t.twins.pairs).toBe(291);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(226);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -105,14 +106,14 @@ describe("audit corpus", () => {
   // round of 2026-12-06, 0.795 / 0.108 after it; with batch 8, 0.779 / 0.113 before the second round
   // of that day and 0.788 / 0.111 after it; with batch 9, 0.771 / 0.114 before the third round and
   // 0.790 / 0.114 after it; with the learned scorer R35, 0.827 / 0.123. With batch 10, 0.809 / 0.122;
-  // R35 retrained on 3,393 tuning cases (four more blind files), 0.837 / 0.119 (the issue's target
-  // is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.835, false-positive rate ≤ 0.12", () => {
+  // R35 retrained on 3,393 tuning cases (four more blind files), 0.837 / 0.119; on 4,253 (four more),
+  // 0.851 / 0.119 (the issue's target is 0.95 / 0.02: not met).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.85, false-positive rate ≤ 0.12", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.835);
+    expect(recall).toBeGreaterThanOrEqual(0.85);
     expect(fpr).toBeLessThanOrEqual(0.12);
   });
 
