@@ -18,7 +18,8 @@ import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
 import { scanDecodeAsk } from "./rules-decode-ask";
-import { learnedFinding, type ScoreInput } from "./learned/score";
+import { learnedFinding } from "./learned/score";
+import type { FeatureInput } from "./learned/features";
 import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
 const IDENTIFIERS = new Set(["name", "property-name", "required"]);
@@ -109,6 +110,14 @@ function scanDecoded(view: TextView, scope: Scope, sink: FindingSink, index: Cro
  * `extra` are strings a tool does not have but the item scanned as one does (a resource's uri).
  */
 export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = [], kind?: ItemKind): AuditFinding[] {
+  return scanItem(tool, index, extra, kind).findings;
+}
+
+/**
+ * The rules' findings on one item, and what the learned scorer reads of it (features.ts
+ * FeatureInput: the same strings and context the rules used, extracted once).
+ */
+export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = [], kind?: ItemKind): { findings: AuditFinding[]; input: FeatureInput } {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
@@ -127,7 +136,8 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
-  return sink.list;
+  const findings = sink.list;
+  return { findings, input: { name, strings: extra.length ? [...strings, ...extra] : strings, findings, index, describesAttacks: ctx.describesAttacks } };
 }
 
 /**
@@ -142,17 +152,14 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
   const findings: AuditFinding[] = [];
   const learned = options.learned !== false;
   for (const tool of tools) {
-    const own = scanOneTool(tool, index);
-    findings.push(...own);
-    if (learned) pushLearned(findings, { name: String(tool.name), strings: extractWithLimits(tool).strings, findings: own, index, describesAttacks: toolContext(tool, index.own).describesAttacks }, String(tool.name), "/description");
+    const scanned = scanItem(tool, index);
+    findings.push(...scanned.findings);
+    if (learned) pushLearned(findings, scanned.input, String(tool.name), "/description");
   }
   for (const item of surfaceItems(options)) {
-    const own = scanOneTool(item.tool, index, item.extra, item.kind);
-    findings.push(...own.map((f) => toItemFinding(f, item)));
-    if (!learned) continue;
-    const input = { name: item.name, strings: [...extractWithLimits(item.tool).strings, ...item.extra], findings: own, index, describesAttacks: toolContext(item.tool, index.own).describesAttacks };
-    const verdict = learnedFinding(input, item.name, "/description");
-    if (verdict) findings.push(toItemFinding(verdict, item));
+    const scanned = scanItem(item.tool, index, item.extra, item.kind);
+    const verdict = learned ? learnedFinding(scanned.input, item.name, "/description") : null;
+    findings.push(...[...scanned.findings, ...(verdict ? [verdict] : [])].map((f) => toItemFinding(f, item)));
   }
 
   const sink = new FindingSink();
@@ -168,7 +175,7 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
   return [...findings, ...sink.list];
 }
 
-function pushLearned(findings: AuditFinding[], input: ScoreInput, toolName: string | null, pointer: string): void {
+function pushLearned(findings: AuditFinding[], input: FeatureInput, toolName: string | null, pointer: string): void {
   const verdict = learnedFinding(input, toolName, pointer);
   if (verdict) findings.push(verdict);
 }

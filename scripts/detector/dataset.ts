@@ -5,9 +5,8 @@
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
 import { itemFeatures, type FeatureBlocks, type FeatureInput, type SparseVector } from "@/lib/detection/learned/features";
 import { surfaceItems } from "@/lib/detection/scan-surface";
-import { scanOneTool, toolContext } from "@/lib/detection/scan-tools";
+import { scanItem } from "@/lib/detection/scan-tools";
 import { crossIndex } from "@/lib/detection/rules-cross";
-import { extractWithLimits } from "@/lib/detection/extract";
 import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type ExtractedString, type Severity, type ToolLike } from "@/lib/detection";
 import { loadCorpus, type CorpusCase } from "@/tests/fixtures/audit-corpus/evaluate";
 
@@ -64,9 +63,9 @@ export function itemInputs(c: CorpusCase): { inputs: FeatureInput[]; keys: strin
   const index = crossIndex(tools, c.otherServers ?? []);
   const inputs: FeatureInput[] = [];
   const keys: string[] = [];
+  // The scorer's input as scan-tools.ts scanItem builds it (strings extracted once, the rules' findings on the item).
   const add = (tool: ToolLike, extra: ExtractedString[], key: string) => {
-    const strings = [...extractWithLimits(tool).strings, ...extra];
-    inputs.push({ name: String(tool.name), strings, findings: scanOneTool(tool, index, extra), index, describesAttacks: toolContext(tool, index.own).describesAttacks });
+    inputs.push(scanItem(tool, index, extra).input);
     keys.push(key);
   };
   for (const t of tools) add(t, [], String(t.name));

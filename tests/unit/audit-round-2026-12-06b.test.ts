@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Severity, type ToolLike } from "@/lib/detection";
+import { scanTools, type ToolLike } from "@/lib/detection";
+import { atLeastHigh, str, strongest } from "./audit-test-helpers";
 
 // What the second tuning round of 2026-12-06 (independent-2026-12-06b.json) taught the scanner.
 // Every case below is written here by hand (not copied from the corpus): a positive and a hard
@@ -7,14 +8,6 @@ import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Sev
 
 const tool = (description: string, extra: Partial<ToolLike> = {}): ToolLike => ({ name: "sample_tool", description, inputSchema: { type: "object", properties: {} }, ...extra });
 const withProps = (name: string, description: string, properties: Record<string, unknown>, extra: Partial<ToolLike> = {}): ToolLike => ({ name, description, inputSchema: { type: "object", properties }, ...extra });
-const str = (description?: string, more: Record<string, unknown> = {}) => ({ type: "string", ...(description ? { description } : {}), ...more });
-
-function strongest(findings: AuditFinding[], rule?: AuditRuleId): Severity | null {
-  let best: Severity | null = null;
-  for (const f of findings) if ((!rule || f.ruleId === rule) && (!best || SEVERITY_RANK[f.severity] > SEVERITY_RANK[best])) best = f.severity;
-  return best;
-}
-const atLeastHigh = (s: Severity | null) => s !== null && SEVERITY_RANK[s] >= SEVERITY_RANK.high;
 
 describe("R4: an order to decode a text and act on it, whatever the carrier", () => {
   it("is high for an undecodable payload when the text says to decode and follow it, in English and in German", () => {

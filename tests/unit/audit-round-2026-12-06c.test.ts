@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type OtherServer, type Severity, type ToolLike } from "@/lib/detection";
+import { scanTools, type OtherServer, type ToolLike } from "@/lib/detection";
+import { atLeastHigh, str, strongest } from "./audit-test-helpers";
 
 // What the third tuning round of 2026-12-06 (independent-2026-12-06c/-d/-e.json) taught the scanner.
 // Every case here is written by hand for this file, not copied from the corpus: a positive and a
@@ -7,14 +8,7 @@ import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Oth
 
 const tool = (name: string, description: string, extra: Partial<ToolLike> = {}): ToolLike => ({ name, description, inputSchema: { type: "object", properties: {} }, ...extra });
 const props = (properties: Record<string, unknown>) => ({ inputSchema: { type: "object", properties } });
-const str = (description?: string, more: Record<string, unknown> = {}) => ({ type: "string", ...(description ? { description } : {}), ...more });
-
-function strongest(findings: AuditFinding[], rule?: AuditRuleId): Severity | null {
-  let best: Severity | null = null;
-  for (const f of findings) if ((!rule || f.ruleId === rule) && (!best || SEVERITY_RANK[f.severity] > SEVERITY_RANK[best])) best = f.severity;
-  return best;
-}
-const high = (s: Severity | null) => s !== null && SEVERITY_RANK[s] >= SEVERITY_RANK.high;
+const high = atLeastHigh;
 const drive: OtherServer = { serverName: "drive", tools: [tool("upload_file", "Uploads a file to Google Drive."), tool("list_files", "Lists files in a Drive folder.")] };
 
 describe("impersonation of another server's tools", () => {

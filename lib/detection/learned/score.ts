@@ -9,9 +9,8 @@
 // The model file holds its thresholds (chosen on leave-one-file-out scores of the tuning files) and
 // a hash of everything it was trained from (`trainedOn`): the corpus, the rules and the features.
 // tests/unit/learned-scorer.test.ts fails when that hash is stale, so a rule change is retrained.
-import type { AuditFinding, ExtractedString, Severity } from "@/lib/detection/types";
-import type { CrossIndex } from "@/lib/detection/rules-cross";
-import { itemFeatures, type FeatureBlocks } from "./features";
+import type { AuditFinding, Severity } from "@/lib/detection/types";
+import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
 import { predict } from "./logistic";
 import modelFile from "./model.json";
 
@@ -39,17 +38,9 @@ function model() {
   return loaded;
 }
 
-export type ScoreInput = {
-  name: string | null;
-  strings: readonly ExtractedString[];
-  /** The rules' findings on this item (R35 excluded). */
-  findings: readonly AuditFinding[];
-  index: CrossIndex;
-  describesAttacks: boolean;
-};
 
 /** The probability that the item is poisoned, by the trained model. */
-export function learnedProbability(input: ScoreInput): number {
+export function learnedProbability(input: FeatureInput): number {
   const m = model();
   return predict(m, itemFeatures(input, m.blocks).vector);
 }
@@ -61,7 +52,7 @@ export function learnedSeverity(p: number): Severity | null {
 }
 
 /** The R35 finding of one item, or null. Pointer and field name the item, not a string in it. */
-export function learnedFinding(input: ScoreInput, toolName: string | null, pointer: string): AuditFinding | null {
+export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string): AuditFinding | null {
   const p = learnedProbability(input);
   const scored = learnedSeverity(p);
   if (!scored) return null;
