@@ -10,7 +10,7 @@ import { scanTools } from "@/lib/detection";
 
 const cases = tuningCases();
 const model = trainScorer(cases.map(caseData), { lambda: 1e-4, variant: "all" });
-const inputs = cases.flatMap((c) => itemInputs(c).inputs);
+const inputs = cases.flatMap((c) => itemInputs(c).items.map((it) => it.input));
 const rounds = 20;
 let sink = 0;
 for (const input of inputs) sink += predict(model, itemFeatures(input).vector); // warm-up

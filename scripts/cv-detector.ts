@@ -12,7 +12,7 @@
 //   npx tsx scripts/cv-detector.ts            the grid, then the chosen configuration's per-fold table
 //   npx tsx scripts/cv-detector.ts --quick    one configuration (λ 1e-4, all features)
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
-import { chooseThresholds, show, table, type Table, type Thresholds, recall, fpr } from "./detector/metrics";
+import { chooseThresholds, LIMITS, show, table, type Table, type Thresholds, recall, fpr } from "./detector/metrics";
 import { predict } from "@/lib/detection/learned/logistic";
 import { trainScorer, type TrainSettings, type Variant } from "./detector/train";
 
@@ -39,7 +39,7 @@ const pick = <T>(xs: readonly T[], keep: (i: number) => boolean) => xs.filter((_
 function nested(probs: number[][]): { pooled: Table; perFold: Array<{ file: string; t: Thresholds; tab: Table }> } {
   const perFold = files.map((file) => {
     const inner = (i: number) => cases[i]!.file !== file;
-    const t = chooseThresholds(pick(cases, inner), pick(probs, inner));
+    const t = chooseThresholds(pick(cases, inner), pick(probs, inner), LIMITS);
     const outer = (i: number) => cases[i]!.file === file;
     return { file, t, tab: table(pick(cases, outer), pick(probs, outer), t) };
   });
@@ -79,10 +79,10 @@ for (const s of grid) {
   const t0 = Date.now();
   const probs = outOfFold(s);
   const n = nested(probs);
-  const tPooled = chooseThresholds(cases, probs);
+  const tPooled = chooseThresholds(cases, probs, LIMITS);
   console.log(`λ=${s.lambda} variant=${s.variant} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
   console.log(`  scorer alone, case = its highest item: ${ranking(probs)}`);
-  console.log(line(`pooled out-of-fold, thresholds chosen on all folds: medium ${tPooled.medium} high ${tPooled.high}`, table(cases, probs, tPooled)));
+  console.log(line(`pooled out-of-fold, thresholds chosen on all folds: medium ${tPooled.medium} high ${tPooled.high} veto ${tPooled.veto}`, table(cases, probs, tPooled)));
   console.log(line("nested (thresholds chosen without the judged file)", n.pooled));
   const score = (x: typeof n) => x.pooled.fusion.high.tp + x.pooled.fusion.medium.tp - 2 * (x.pooled.fusion.high.fp + x.pooled.fusion.medium.fp);
   if (!best || score(n) > score(best.n)) best = { s, probs, n };
@@ -90,10 +90,10 @@ for (const s of grid) {
 
 const b = best!;
 console.log(`\nchosen (nested fusion catches minus twice its false positives, both gates): λ=${b.s.lambda} variant=${b.s.variant}`);
-console.log(`thresholds on all folds' out-of-fold scores: ${JSON.stringify(chooseThresholds(cases, b.probs))}`);
+console.log(`thresholds on all folds' out-of-fold scores: ${JSON.stringify(chooseThresholds(cases, b.probs, LIMITS))}`);
 console.log("per fold (nested thresholds): recall (tp/pos) / FPR (fp/neg)");
 for (const { file, t, tab } of b.n.perFold) {
-  console.log(`${file}  thresholds medium ${t.medium} high ${t.high}`);
+  console.log(`${file}  thresholds medium ${t.medium} high ${t.high} veto ${t.veto}`);
   for (const k of ["rules", "scorer", "fusion"] as const) console.log(`  ${k.padEnd(6)}  high ${show(tab[k].high)}   medium ${show(tab[k].medium)}`);
 }
 const p = b.n.pooled;

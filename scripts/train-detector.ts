@@ -2,11 +2,11 @@
 // lib/detection/learned/model.json. Never reads held-out/.
 //
 // 1. Leave-one-file-out over the tuning files (each file is one blind author or source) gives
-//    out-of-fold probabilities; the thresholds are the pair that adds the most caught cases while the
-//    fusion's false-positive rate stays at most +0.01 over the rules' at the high gate and at medium
-//    (scripts/detector/metrics.ts chooseThresholds). An absolute 0.02 at high, the limit of the first
-//    experiment, stopped fitting once the tuning files held 170 false-positive traps: the rules alone
-//    are at 0.028 out of fold there, so no threshold passed and the model never fired.
+//    out-of-fold probabilities; the thresholds (medium, high and the veto) are those that add the most
+//    caught cases while the fusion's false-positive rate stays at most the rules' own at the high
+//    gate and at medium (scripts/detector/metrics.ts chooseThresholds, LIMITS). An absolute 0.02 at
+//    high, the limit of the first experiment, stopped fitting once the tuning files held 170
+//    false-positive traps: the rules alone are above it out of fold, so no threshold passed.
 // 2. The model is then trained on every tuning file and written with those thresholds and the hash
 //    of its inputs (scripts/detector/fingerprint.ts).
 // Configuration (features "all", λ 1e-5): the best leave-one-file-out ROC AUC of the grid in
@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
 import { trainingFingerprint } from "./detector/fingerprint";
-import { chooseThresholds, fpr, recall, table } from "./detector/metrics";
+import { chooseThresholds, fpr, LIMITS, recall, table } from "./detector/metrics";
 import { trainScorer } from "./detector/train";
 import { predict } from "@/lib/detection/learned/logistic";
 import type { LearnedModel } from "@/lib/detection/learned/score";
@@ -32,11 +32,15 @@ for (const file of files) {
     if (c.file === file) oof[i] = c.items.map((it) => predict(model, it.x[VARIANT]));
   });
 }
-const thresholds = chooseThresholds(cases, oof, { extraFprHigh: 0.01, extraFprMedium: 0.01 });
+const thresholds = chooseThresholds(cases, oof, LIMITS);
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;
-console.log(`${cases.length} tuning tool-list cases, ${files.length} files; thresholds medium ${thresholds.medium}, high ${thresholds.high}`);
+console.log(`${cases.length} tuning tool-list cases, ${files.length} files; thresholds medium ${thresholds.medium}, high ${thresholds.high}, veto ${thresholds.veto}`);
 console.log(`out-of-fold, high gate: rules ${rate(tab.rules.high)} → with R35 ${rate(tab.fusion.high)}; medium gate: rules ${rate(tab.rules.medium)} → with R35 ${rate(tab.fusion.medium)}`);
+// The same limits without the veto, for comparison (docs/rules/R35.md quotes both).
+const plain = chooseThresholds(cases, oof, LIMITS, [0]);
+const tabPlain = table(cases, oof, plain);
+console.log(`  without the veto (medium ${plain.medium}, high ${plain.high}): high gate ${rate(tabPlain.fusion.high)}; medium gate ${rate(tabPlain.fusion.medium)}`);
 
 const final = trainScorer(cases, { lambda: LAMBDA, variant: VARIANT });
 const weights = Float32Array.from(final.weights);

@@ -34,7 +34,7 @@ export function renderAuditText(report: AuditReport, options: RenderOptions = {}
 
 function renderFinding(f: AuditFinding): string[] {
   const where = visibleText(f.pointer || "(tool)");
-  const out = [`  ${f.severity.padEnd(8)} ${f.ruleId.padEnd(3)} ${where}${f.discounted ? "  (discounted)" : ""}`, `           ${clip(visibleText(f.message), 160)}`];
+  const out = [`  ${f.severity.padEnd(8)} ${f.ruleId.padEnd(3)} ${where}${f.vetoedBy ? `  (discounted: R35 rates the item benign, p = ${f.vetoedBy.p.toFixed(3)})` : f.discounted ? "  (discounted)" : ""}`, `           ${clip(visibleText(f.message), 160)}`];
   if (f.evidence.text) out.push(`           » ${clip(visibleText(f.evidence.text), 140)}`);
   if (f.decoded) out.push(`           decoded: ${clip(visibleText(f.decoded), 140)}`);
   return out;

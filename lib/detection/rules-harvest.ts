@@ -108,6 +108,8 @@ export function scanHarvestParameters(tool: ToolLike, ctx: ToolContext, sink: Fi
     const head = kindOfWords(own.trimStart().split(/[,.;:(]/)[0]!.slice(0, 60));
     // A hash, digest or fingerprint of a secret is not the secret (pin_hashes pins tool definitions).
     if (/hash|digest|checksum|fingerprint/i.test(name)) continue;
+    // A yes/no switch ("reset_mfa": true) carries no code or password.
+    if (schema.type === "boolean") continue;
     // "Username and password of the user's load-board account": the user's sign-in to another service.
     const theirs = !head?.head && head && USERS_ACCOUNT.test(own) ? head : undefined;
     const kind = kindOfName(name) ?? (generic || ASK_ANY.test(own) ? kindOfWords(own) : head?.head ? head : theirs);

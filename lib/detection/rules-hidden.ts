@@ -265,9 +265,9 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
   const WORD = /[\p{L}\p{M}]+/gu;
   let mixed: RegExpExecArray | null = null;
   let mixedCount = 0;
-  // Turkish and Azeri write a dotless ı of their own: in such text it is a letter, not a disguise.
-  const turkic = /[şğŞĞİ]/.test(raw) || (raw.includes("ı") && /[çöüÇÖÜ]/.test(raw));
-  const disguise = (ch: string) => isLookalike(ch) && !(turkic && ch === "ı");
+  // The dotless ı is a Latin letter of Turkish and Azeri ("Dosya adı"), not another script: a disguise
+  // only inside a host name (an IDN homograph), where the check below still sees it.
+  const disguise = (ch: string) => isLookalike(ch) && ch !== "ı";
   for (let m: RegExpExecArray | null; (m = WORD.exec(raw)) !== null; ) {
     const w = m[0];
     if (/[a-zA-Z]/.test(w) && Array.from(w).some(disguise)) {
@@ -275,12 +275,29 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
       mixedCount++;
     }
   }
+  if (!mixed && raw.includes("ı")) {
+    for (const re of HOST_IN_TEXT) {
+      for (const h of raw.matchAll(re)) {
+        const at = h[1]?.indexOf("ı") ?? -1;
+        if (at < 0 || !/[a-zA-Z]/.test(h[1]!)) continue;
+        WORD.lastIndex = h.index! + h[0].indexOf(h[1]!) + at;
+        // The word around the ı: back up to its start.
+        const start = raw.slice(0, WORD.lastIndex).search(/[\p{L}\p{M}]*$/u);
+        WORD.lastIndex = start;
+        mixed = WORD.exec(raw);
+        mixedCount = 1;
+        break;
+      }
+      if (mixed) break;
+    }
+  }
   if (mixed) {
     // A look-alike inside a host name (https://api.stripе.com, agronomy@farmlοgix.com) sends data to a
     // domain registered to look like another one: an IDN homograph, never a typo.
     const inHost = HOST_IN_TEXT.some((re) => [...raw.matchAll(re)].some((h) => Array.from(h[1] ?? "").some(isLookalike)));
-    // A confusables checker's own examples are the look-alikes it catches.
-    const example = scope.tool.describesAttacks && (scope.field === "examples" || scope.field === "enum" || scope.field === "default");
+    // A confusables checker's own examples are the look-alikes it catches, in its schema values or
+    // quoted in its description ("flags cаustomers next to customers").
+    const example = scope.tool.describesAttacks && (scope.field === "examples" || scope.field === "enum" || scope.field === "default" || (scope.field === "description" && mixedCount < 3 && !inHost));
     const severity: Severity = example ? "low" : mixedCount >= 3 || inHost || scope.field === "name" || scope.field === "property-name" ? "high" : "medium";
     sink.add(scope, "R5", severity, view.rawEvidence(mixed.index, mixed.index + mixed[0].length), `${mixedCount} word${mixedCount === 1 ? "" : "s"} mixing Latin with look-alike Cyrillic/Greek letters`);
     return;

@@ -69,6 +69,7 @@ export function toSarif(report: AuditReport, options: SarifOptions) {
         evidence: f.evidence,
         ...(f.decoded !== undefined ? { decoded: f.decoded } : {}),
         ...(f.discounted ? { discounted: true } : {}),
+        ...(f.vetoedBy ? { vetoedBy: f.vetoedBy } : {}),
       },
     };
   });

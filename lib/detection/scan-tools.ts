@@ -18,7 +18,7 @@ import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
 import { scanDecodeAsk } from "./rules-decode-ask";
-import { learnedFinding } from "./learned/score";
+import { learnedFinding, learnedProbability, learnedVetoes, vetoFindings } from "./learned/score";
 import type { FeatureInput } from "./learned/features";
 import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
@@ -117,7 +117,7 @@ export function scanOneTool(tool: ToolLike, index: CrossIndex, extra: readonly E
  * The rules' findings on one item, and what the learned scorer reads of it (features.ts
  * FeatureInput: the same strings and context the rules used, extracted once).
  */
-export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = [], kind?: ItemKind): { findings: AuditFinding[]; input: FeatureInput } {
+export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly ExtractedString[] = [], kind?: ItemKind): { findings: AuditFinding[]; input: FeatureInput; unread: AuditFinding | null } {
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
@@ -137,8 +137,16 @@ export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly Extr
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
   const findings = sink.list;
-  return { findings, input: { name, strings: extra.length ? [...strings, ...extra] : strings, findings, index, describesAttacks: ctx.describesAttacks } };
+  // The finding that says part of the schema was not inspected (R22) is about text nobody read.
+  const unread = truncated ? (findings[0] ?? null) : null;
+  return { findings, input: { name, strings: extra.length ? [...strings, ...extra] : strings, findings, index, describesAttacks: ctx.describesAttacks }, unread };
 }
+
+/**
+ * One scanned item: its entity key (severity.ts groupByEntity), what the scorer reads, and the rules'
+ * findings on the text it read (the same objects as in `findings`; the veto may discount these).
+ */
+export type ScannedItem = { key: string; input: FeatureInput; own: AuditFinding[] };
 
 /**
  * Families A–E over a tool list. `otherServers` (the team's other servers) enables shadowing
@@ -147,19 +155,34 @@ export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly Extr
  * findings naming the item's kind and name.
  */
 export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {}): AuditFinding[] {
+  return scanToolsDetailed(tools, options).findings;
+}
+
+/** scanTools, and each item as scanned (the learned scorer's training set reads them: scripts/detector/dataset.ts). */
+export function scanToolsDetailed(tools: readonly ToolLike[], options: ScanOptions = {}): { findings: AuditFinding[]; items: ScannedItem[] } {
   const others = options.otherServers ?? [];
   const index = crossIndex(tools, others);
   const findings: AuditFinding[] = [];
+  const items: ScannedItem[] = [];
   const learned = options.learned !== false;
+  const probability = new Map<FeatureInput, number>();
+  const verdict = (input: FeatureInput, toolName: string | null, pointer: string): AuditFinding[] => {
+    if (!learned) return [];
+    const p = learnedProbability(input);
+    probability.set(input, p);
+    const found = learnedFinding(input, toolName, pointer, p);
+    return found ? [found] : [];
+  };
   for (const tool of tools) {
-    const scanned = scanItem(tool, index);
-    findings.push(...scanned.findings);
-    if (learned) pushLearned(findings, scanned.input, String(tool.name), "/description");
+    const { findings: found, input, unread } = scanItem(tool, index);
+    findings.push(...found, ...verdict(input, String(tool.name), "/description"));
+    items.push({ key: String(tool.name), input, own: found.filter((f) => f !== unread) });
   }
   for (const item of surfaceItems(options)) {
     const scanned = scanItem(item.tool, index, item.extra, item.kind);
-    const verdict = learned ? learnedFinding(scanned.input, item.name, "/description") : null;
-    findings.push(...[...scanned.findings, ...(verdict ? [verdict] : [])].map((f) => toItemFinding(f, item)));
+    const found = scanned.findings.map((f) => toItemFinding(f, item));
+    findings.push(...found, ...verdict(scanned.input, item.name, "/description").map((f) => toItemFinding(f, item)));
+    items.push({ key: `${item.kind} ${item.name}`, input: scanned.input, own: found.filter((_, i) => scanned.findings[i] !== scanned.unread) });
   }
 
   const sink = new FindingSink();
@@ -168,16 +191,36 @@ export function scanTools(tools: readonly ToolLike[], options: ScanOptions = {})
     const purpose = tools.map((t) => toolContext(t, index.own).purpose).join(" ");
     const ctx: ToolContext = { name: null, title: "", purpose, ownNames: index.own, describesAttacks: false, pure: false };
     scanString({ pointer: "/instructions", field: "instructions", text: options.instructions }, { tool: ctx, toolName: null, pointer: "/instructions", field: "instructions" }, sink, index);
-    if (learned) pushLearned(findings, { name: null, strings: [{ pointer: "/instructions", field: "instructions", text: options.instructions }], findings: sink.list, index, describesAttacks: false }, null, "/instructions");
+    const own = [...sink.list];
+    const input: FeatureInput = { name: null, strings: [{ pointer: "/instructions", field: "instructions", text: options.instructions }], findings: own, index, describesAttacks: false };
+    findings.push(...verdict(input, null, "/instructions"));
+    items.push({ key: "", input, own });
   }
+  // List-level findings (length outliers, collisions): the scorer never read them, so it cannot veto them.
   lengthOutliers(tools, sink);
   scanCollisions(tools, others, sink);
-  return [...findings, ...sink.list];
+  const all = [...findings, ...sink.list];
+  return { findings: learned ? applyVetoes(all, items, probability) : all, items };
 }
 
-function pushLearned(findings: AuditFinding[], input: FeatureInput, toolName: string | null, pointer: string): void {
-  const verdict = learnedFinding(input, toolName, pointer);
-  if (verdict) findings.push(verdict);
+/**
+ * Each entity whose items the model rates benign gets its items' own findings discounted
+ * (learned/score.ts vetoFindings); the list-level ones stay. Order kept.
+ */
+function applyVetoes(findings: AuditFinding[], items: readonly ScannedItem[], probability: ReadonlyMap<FeatureInput, number>): AuditFinding[] {
+  const byKey = new Map<string, { p: number; own: AuditFinding[] }>();
+  for (const it of items) {
+    const entry = byKey.get(it.key) ?? { p: 0, own: [] };
+    entry.p = Math.max(entry.p, probability.get(it.input) ?? 1);
+    entry.own.push(...it.own);
+    byKey.set(it.key, entry);
+  }
+  const replaced = new Map<AuditFinding, AuditFinding>();
+  for (const { p, own } of byKey.values()) {
+    if (!learnedVetoes(p)) continue;
+    vetoFindings(own, p).forEach((f, i) => replaced.set(own[i]!, f));
+  }
+  return replaced.size ? findings.map((f) => replaced.get(f) ?? f) : findings;
 }
 
 /** R3 (second half) — a description far longer than the server's others hides a payload below the fold. */

@@ -68,8 +68,13 @@ export type AuditFinding = {
   message: string;
   /** What a hidden or encoded payload says: Unicode tag characters, variation selectors, base64, hex. */
   decoded?: string;
-  /** The match sat inside quotes or example framing ("detects prompts such as '…'"), so it was lowered to low. */
+  /**
+   * Lowered to low: the match sat inside quotes or example framing ("detects prompts such as '…'"),
+   * or (with `vetoedBy`) the learned scorer rated the item benign.
+   */
   discounted?: true;
+  /** Why a finding was discounted when not for framing: the learned scorer's (R35) probability for its item, below the veto threshold. */
+  vetoedBy?: { ruleId: "R35"; p: number };
   /** Set when the finding is about a prompt, resource or resource template rather than a tool (toolName then holds its name). */
   item?: { kind: ItemKind; name: string };
   /** Repository path of the page that explains the rule, with an example (docs/rules/<ruleId>.md). */

@@ -1,13 +1,12 @@
 // The learned-scorer experiment's data: every tool-list case of the TUNING corpus (never held-out/), each item
 // (tool, prompt, resource, template, instructions) with its feature vector, and what each entity's
-// aggregated severity would be with no R34 finding, an R34 at medium or one at high, so the
-// cross-validation can judge the fusion for any pair of thresholds without rescanning.
+// aggregated severity would be with no R34 finding, an R34 at medium or one at high, or with its items
+// vetoed, so the cross-validation can judge the fusion for any thresholds without rescanning.
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
-import { itemFeatures, type FeatureBlocks, type FeatureInput, type SparseVector } from "@/lib/detection/learned/features";
-import { surfaceItems } from "@/lib/detection/scan-surface";
-import { scanItem } from "@/lib/detection/scan-tools";
-import { crossIndex } from "@/lib/detection/rules-cross";
-import { scanTools, SEVERITY_RANK, type AuditFinding, type AuditRuleId, type ExtractedString, type Severity, type ToolLike } from "@/lib/detection";
+import { itemFeatures, type FeatureBlocks, type SparseVector } from "@/lib/detection/learned/features";
+import { vetoFindings } from "@/lib/detection/learned/score";
+import { scanToolsDetailed, type ScannedItem } from "@/lib/detection/scan-tools";
+import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Severity } from "@/lib/detection";
 import { loadCorpus, type CorpusCase } from "@/tests/fixtures/audit-corpus/evaluate";
 
 /** Feature subsets compared by the cross-validation ("all" is what the product computes). */
@@ -35,8 +34,8 @@ export type CaseData = {
   file: string;
   label: 0 | 1;
   items: Item[];
-  /** Aggregated severity rank per entity with no R34 / R34 medium / R34 high. Entities without an item keep index 0. */
-  entities: Map<string, [number, number, number]>;
+  /** Aggregated severity rank per entity with no R34 / R34 medium / R34 high / its items vetoed. Entities without an item keep index 0. */
+  entities: Map<string, [number, number, number, number]>;
 };
 
 const rank = (s: Severity | null) => (s ? SEVERITY_RANK[s] : -1);
@@ -54,53 +53,49 @@ export function tuningCases(): CorpusCase[] {
 }
 
 /**
- * One case's items as the product scans them (scan-tools.ts): each tool, then each prompt,
- * resource and template (mapped onto a tool, scan-surface.ts), then the server instructions, each
- * with its strings and the rules' findings on it.
+ * One case's items as the product scans them (scan-tools.ts scanToolsDetailed, the rules alone):
+ * each tool, then each prompt, resource and template, then the server instructions, each with
+ * what the scorer reads and the rules' own findings on it; and every finding of the scan
+ * (collisions and length outliers included), for the entities.
  */
-export function itemInputs(c: CorpusCase): { inputs: FeatureInput[]; keys: string[]; findings: AuditFinding[] } {
-  const tools = c.tools ?? [];
-  const index = crossIndex(tools, c.otherServers ?? []);
-  const inputs: FeatureInput[] = [];
-  const keys: string[] = [];
-  // The scorer's input as scan-tools.ts scanItem builds it (strings extracted once, the rules' findings on the item).
-  const add = (tool: ToolLike, extra: ExtractedString[], key: string) => {
-    inputs.push(scanItem(tool, index, extra).input);
-    keys.push(key);
-  };
-  for (const t of tools) add(t, [], String(t.name));
-  for (const item of surfaceItems(c)) add(item.tool, item.extra, `${item.kind} ${item.name}`);
-  // Every finding of the whole scan (collisions and length outliers included), for the entities.
+export function itemInputs(c: CorpusCase): { items: ScannedItem[]; findings: AuditFinding[] } {
   // The rules alone: the learned scorer's own verdict (R35) is what is being trained.
-  const findings = scanTools(tools, { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates, learned: false });
-  if (c.instructions) {
-    inputs.push({ name: null, strings: [{ pointer: "/instructions", field: "instructions", text: c.instructions }], findings: findings.filter((f) => f.pointer === "/instructions" && f.toolName === null), index, describesAttacks: false });
-    keys.push("");
-  }
-  return { inputs, keys, findings };
+  return scanToolsDetailed(c.tools ?? [], { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates, learned: false });
 }
 
 export function caseData(c: CorpusCase): CaseData {
-  const { inputs, keys, findings } = itemInputs(c);
+  const { items: scanned, findings } = itemInputs(c);
   const groups = groupByEntity(findings);
-  const items = inputs.map((input, i) => ({
-    key: keys[i]!,
+  const items = scanned.map(({ key, input }) => ({
+    key,
     x: Object.fromEntries(Object.entries(VARIANTS).map(([k, b]) => [k, itemFeatures(input, b).vector])) as Record<Variant, SparseVector>,
     ruleRank: rank(aggregateSeverity(input.findings).severity),
   }));
-  const entities = new Map<string, [number, number, number]>();
-  for (const key of new Set([...groups.keys(), ...keys])) {
+  // What the veto would leave of each entity: its items' own findings discounted, list-level ones kept.
+  const vetoed = new Map<AuditFinding, AuditFinding>();
+  const ownByKey = new Map<string, AuditFinding[]>();
+  for (const it of scanned) ownByKey.set(it.key, [...(ownByKey.get(it.key) ?? []), ...it.own]);
+  for (const own of ownByKey.values()) vetoFindings(own, 0).forEach((f, i) => vetoed.set(own[i]!, f));
+  const entities = new Map<string, [number, number, number, number]>();
+  for (const key of new Set([...groups.keys(), ...scanned.map((it) => it.key)])) {
     const g = groups.get(key) ?? [];
-    entities.set(key, [rank(aggregateSeverity(g).severity), rank(aggregateSeverity([...g, learned("medium")]).severity), rank(aggregateSeverity([...g, learned("high")]).severity)]);
+    entities.set(key, [rank(aggregateSeverity(g).severity), rank(aggregateSeverity([...g, learned("medium")]).severity), rank(aggregateSeverity([...g, learned("high")]).severity), rank(aggregateSeverity(g.map((f) => vetoed.get(f) ?? f)).severity)]);
   }
   return { id: c.id, file: c.file, label: c.label === "malicious" ? 1 : 0, items, entities };
 }
 
-/** The case's overall severity rank when item i gets R34 at level[i] (0 none, 1 medium, 2 high). */
+/**
+ * The case's overall severity rank when item i gets R34 at level[i] (0 none, 1 medium, 2 high) or is
+ * vetoed (-1: the model rates it benign, learned/score.ts vetoFindings): an entity all of whose items
+ * are vetoed takes its vetoed severity (entities[3]).
+ */
 export function fusedRank(c: CaseData, level: readonly number[]): number {
   const byKey = new Map<string, number>();
-  c.items.forEach((it, i) => byKey.set(it.key, Math.max(byKey.get(it.key) ?? 0, level[i] ?? 0)));
+  c.items.forEach((it, i) => byKey.set(it.key, Math.max(byKey.get(it.key) ?? -1, level[i] ?? 0)));
   let best = -1;
-  for (const [key, sev] of c.entities) best = Math.max(best, sev[byKey.get(key) ?? 0]!);
+  for (const [key, sev] of c.entities) {
+    const lvl = byKey.get(key) ?? 0;
+    best = Math.max(best, sev[lvl === -1 ? 3 : lvl]!);
+  }
   return best;
 }

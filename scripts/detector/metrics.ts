@@ -4,7 +4,7 @@
 import { SEVERITY_RANK } from "@/lib/detection";
 import { fusedRank, type CaseData } from "./dataset";
 
-export type Thresholds = { medium: number; high: number };
+export type Thresholds = { medium: number; high: number; veto: number };
 export type Rates = { tp: number; pos: number; fp: number; neg: number };
 export type Gates = { high: Rates; medium: Rates };
 export type Table = { rules: Gates; scorer: Gates; fusion: Gates };
@@ -21,7 +21,8 @@ const tally = (r: Rates, label: 0 | 1, flagged: boolean) => {
   }
 };
 
-export const levelOf = (p: number, t: Thresholds) => (p >= t.high ? 2 : p >= t.medium ? 1 : 0);
+/** R35's level for an item: 2 high, 1 medium, 0 none, -1 vetoed (dataset.ts fusedRank). */
+export const levelOf = (p: number, t: Thresholds) => (p >= t.high ? 2 : p >= t.medium ? 1 : p < t.veto ? -1 : 0);
 
 /** probs[i][j]: the probability of item j of case i. */
 export function table(cases: readonly CaseData[], probs: ReadonlyArray<readonly number[]>, t: Thresholds): Table {
@@ -47,32 +48,39 @@ const f3 = (x: number) => (Number.isNaN(x) ? "  -  " : x.toFixed(3));
 export const show = (r: Rates) => `${f3(recall(r))} (${r.tp}/${r.pos}) / ${f3(fpr(r))} (${r.fp}/${r.neg})`;
 
 export const THRESHOLD_GRID = [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99];
+/**
+ * The limits the product's thresholds are chosen under: no more false positives than the rules alone
+ * at either gate. Before the veto existed the model could only add catches and false positives, and
+ * +0.01 was allowed; with the veto it removes some of the rules' false positives first.
+ */
+export const LIMITS = { extraFprHigh: 0, extraFprMedium: 0 };
+
+/** Veto thresholds tried (0: no veto). */
+export const VETO_GRID = [0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4];
 
 /**
- * The thresholds chosen on the given cases: the fusion's FPR at the high gate at most `maxFprHigh`
- * and at the medium gate at most the rules' own plus `extraFprMedium`; among those, the most
- * malicious cases caught at both gates; ties go to the higher (more cautious) thresholds.
+ * The thresholds that catch the most malicious cases (summed over the high and the medium gate)
+ * while the fusion's false-positive rate stays at most `extraFprHigh` / `extraFprMedium` over the
+ * rules' own at each gate. The veto (learned/score.ts vetoFindings) is chosen with them: it removes
+ * false positives, which the thresholds may then spend on catches. Ties go to the more cautious
+ * choice (higher thresholds, lower veto).
  */
-/**
- * The threshold pair that adds the most caught cases within the limits: at the high gate an absolute
- * false-positive rate (`maxFprHigh`) or, with `extraFprHigh`, at most that much over the rules (the
- * rules alone may already be above an absolute limit on a corpus rich in false-positive traps); at
- * medium at most `extraFprMedium` over the rules.
- */
-export function chooseThresholds(cases: readonly CaseData[], probs: ReadonlyArray<readonly number[]>, limits: { maxFprHigh?: number; extraFprHigh?: number; extraFprMedium: number } = { maxFprHigh: 0.02, extraFprMedium: 0.01 }): Thresholds {
+export function chooseThresholds(cases: readonly CaseData[], probs: ReadonlyArray<readonly number[]>, limits: { extraFprHigh: number; extraFprMedium: number }, vetoes: readonly number[] = VETO_GRID): Thresholds {
   let best: { t: Thresholds; gain: number } | null = null;
-  for (const high of THRESHOLD_GRID) {
-    for (const medium of THRESHOLD_GRID) {
-      if (medium > high) continue;
-      const t = { medium, high };
-      const tab = table(cases, probs, t);
-      if (limits.maxFprHigh !== undefined && fpr(tab.fusion.high) > limits.maxFprHigh) continue;
-      if (limits.extraFprHigh !== undefined && fpr(tab.fusion.high) > fpr(tab.rules.high) + limits.extraFprHigh) continue;
-      if (fpr(tab.fusion.medium) > fpr(tab.rules.medium) + limits.extraFprMedium) continue;
-      const gain = tab.fusion.high.tp + tab.fusion.medium.tp;
-      if (!best || gain > best.gain || (gain === best.gain && high + medium > best.t.high + best.t.medium)) best = { t, gain };
+  const rules = table(cases, probs, { medium: 2, high: 2, veto: 0 }).rules;
+  for (const veto of vetoes) {
+    for (const high of THRESHOLD_GRID) {
+      for (const medium of THRESHOLD_GRID) {
+        if (medium > high || veto > medium) continue;
+        const t = { medium, high, veto };
+        const tab = table(cases, probs, t);
+        if (fpr(tab.fusion.high) > fpr(rules.high) + limits.extraFprHigh) continue;
+        if (fpr(tab.fusion.medium) > fpr(rules.medium) + limits.extraFprMedium) continue;
+        const gain = tab.fusion.high.tp + tab.fusion.medium.tp;
+        if (!best || gain > best.gain || (gain === best.gain && high + medium - veto > best.t.high + best.t.medium - best.t.veto)) best = { t, gain };
+      }
     }
   }
-  // No pair keeps the limits: never fire.
-  return best?.t ?? { medium: 1.01, high: 1.01 };
+  // No choice keeps the limits: never fire, never veto.
+  return best?.t ?? { medium: 1.01, high: 1.01, veto: 0 };
 }

@@ -79,7 +79,11 @@ function FindingItem({ finding, raw }: { finding: Audit; raw: string | null }) {
             already in the baseline
           </span>
         ) : null}
-        {finding.discounted ? (
+        {finding.vetoedBy ? (
+          <span className="tag" data-testid="finding-vetoed" title="The learned scorer (R35) rates this item benign, so this match was lowered to low; it is shown, but it did not add up">
+            judged benign by R35 (p = {finding.vetoedBy.p.toFixed(3)})
+          </span>
+        ) : finding.discounted ? (
           <span className="tag" title="The match sat inside quotes or an example, so it was lowered">
             quoted or example
           </span>

@@ -9,7 +9,8 @@
 // The model file holds its thresholds (chosen on leave-one-file-out scores of the tuning files) and
 // a hash of everything it was trained from (`trainedOn`): the corpus, the rules and the features.
 // tests/unit/learned-scorer.test.ts fails when that hash is stale, so a rule change is retrained.
-import type { AuditFinding, Severity } from "@/lib/detection/types";
+import { aggregateSeverity } from "@/lib/detection/severity";
+import { SEVERITY_RANK, type AuditFinding, type Severity } from "@/lib/detection/types";
 import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
 import { predict } from "./logistic";
 import modelFile from "./model.json";
@@ -19,7 +20,8 @@ export type LearnedModel = {
   variant: string;
   blocks: FeatureBlocks;
   lambda: number;
-  thresholds: { medium: number; high: number };
+  /** medium / high: R35's own levels. veto: below it the item's rule findings are discounted (unless they add up to critical). */
+  thresholds: { medium: number; high: number; veto: number };
   trainedOn: string;
   cases: { tuning: number; positives: number; negatives: number };
   intercept: number;
@@ -52,8 +54,7 @@ export function learnedSeverity(p: number): Severity | null {
 }
 
 /** The R35 finding of one item, or null. Pointer and field name the item, not a string in it. */
-export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string): AuditFinding | null {
-  const p = learnedProbability(input);
+export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string, p = learnedProbability(input)): AuditFinding | null {
   const scored = learnedSeverity(p);
   if (!scored) return null;
   // Alone (no rule found anything on the item) the model's verdict is at most medium: an alert
@@ -75,4 +76,30 @@ export function learnedFinding(input: FeatureInput, toolName: string | null, poi
     ...(discounted ? { discounted: true as const } : {}),
     docs: "docs/rules/R35.md",
   };
+}
+
+/** Whether the model rates an item benign enough to discount the rules' findings on it (see vetoFindings). */
+export const learnedVetoes = (p: number) => p < model().thresholds.veto;
+
+/**
+ * The veto: the findings of an entity whose items the model rates below the veto threshold, lowered
+ * to low and marked discounted (shown, but they no longer add up). Why: on leave-one-file-out
+ * scores of the tuning files, most of the rules' false positives sit on items the model rates
+ * benign, while almost no caught attack does (docs/rules/R35.md, "The veto"). What the veto never
+ * touches: findings that add up to critical (two rules at high, or deterministic evidence such as
+ * an embedded private key), so text written to fool the model cannot silence strong evidence.
+ */
+export function vetoFindings(findings: readonly AuditFinding[], p: number): AuditFinding[] {
+  if (aggregateSeverity(findings).severity === "critical") return [...findings];
+  return findings.map((f) =>
+    SEVERITY_RANK[f.severity] < SEVERITY_RANK.low || f.discounted
+      ? f
+      : {
+          ...f,
+          severity: "low" as const,
+          discounted: true as const,
+          // Renderers say why (render-text.ts, EvidenceFindings.tsx, SARIF properties).
+          vetoedBy: { ruleId: "R35" as const, p: Number(p.toFixed(3)) },
+        },
+  );
 }
