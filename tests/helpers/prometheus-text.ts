@@ -12,7 +12,9 @@ const TYPES = new Set(["counter", "gauge", "histogram", "summary", "untyped"]);
 const SUFFIXES: Record<string, string[]> = { histogram: ["_bucket", "_sum", "_count"], summary: ["", "_sum", "_count"] };
 
 function parseValue(text: string, line: string): number {
-  if (text === "NaN") return Number.NaN;
+  // Prometheus parses values with Go's ParseFloat, which takes NaN in any case; prom-client writes
+  // "Nan" for a default gauge that has no sample yet (the event-loop lag right after start).
+  if (/^nan$/i.test(text)) return Number.NaN;
   if (text === "+Inf") return Number.POSITIVE_INFINITY;
   if (text === "-Inf") return Number.NEGATIVE_INFINITY;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new Error(`bad sample value in: ${line}`);

@@ -205,6 +205,11 @@ describe("parsePrometheusText() is strict", () => {
     expect(() => parsePrometheusText("# HELP x_total h\n# TYPE x_total counter\nx_total one\n")).toThrow(/bad sample value/);
   });
 
+  it("reads NaN in any case, as Prometheus does (prom-client writes \"Nan\" for a gauge with no sample yet)", () => {
+    const families = parsePrometheusText("# HELP g h\n# TYPE g gauge\ng Nan\n");
+    expect(samplesOf(families, "g")[0]?.value).toBeNaN();
+  });
+
   it("reads histogram series and escaped label values", () => {
     const families = parsePrometheusText('# HELP h_seconds h\n# TYPE h_seconds histogram\nh_seconds_bucket{le="+Inf",route="/a \\"b\\""} 3\nh_seconds_sum 1.5\nh_seconds_count 3\n');
     expect(samplesOf(families, "h_seconds", {}, "h_seconds_bucket")).toEqual([{ name: "h_seconds_bucket", labels: { le: "+Inf", route: '/a "b"' }, value: 3 }]);
