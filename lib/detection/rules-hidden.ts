@@ -263,32 +263,26 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
   const raw = view.raw;
   if (isAscii(raw)) return;
   const WORD = /[\p{L}\p{M}]+/gu;
-  let mixed: RegExpExecArray | null = null;
+  let mixed: { index: number; text: string } | null = null;
   let mixedCount = 0;
   // The dotless ı is a Latin letter of Turkish and Azeri ("Dosya adı"), not another script: a disguise
-  // only inside a host name (an IDN homograph), where the check below still sees it.
+  // only inside a host name (an IDN homograph), checked below.
   const disguise = (ch: string) => isLookalike(ch) && ch !== "ı";
   for (let m: RegExpExecArray | null; (m = WORD.exec(raw)) !== null; ) {
     const w = m[0];
     if (/[a-zA-Z]/.test(w) && Array.from(w).some(disguise)) {
-      mixed ??= m;
+      mixed ??= { index: m.index, text: w };
       mixedCount++;
     }
   }
   if (!mixed && raw.includes("ı")) {
-    for (const re of HOST_IN_TEXT) {
-      for (const h of raw.matchAll(re)) {
-        const at = h[1]?.indexOf("ı") ?? -1;
-        if (at < 0 || !/[a-zA-Z]/.test(h[1]!)) continue;
-        WORD.lastIndex = h.index! + h[0].indexOf(h[1]!) + at;
-        // The word around the ı: back up to its start.
-        const start = raw.slice(0, WORD.lastIndex).search(/[\p{L}\p{M}]*$/u);
-        WORD.lastIndex = start;
-        mixed = WORD.exec(raw);
-        mixedCount = 1;
-        break;
-      }
-      if (mixed) break;
+    for (const h of HOST_IN_TEXT.flatMap((re) => [...raw.matchAll(re)])) {
+      const host = h[1] ?? "";
+      const word = /[\p{L}\p{M}]*ı[\p{L}\p{M}]*/u.exec(host);
+      if (!word || !/[a-zA-Z]/.test(host)) continue;
+      mixed = { index: h.index! + h[0].indexOf(host) + word.index, text: word[0] };
+      mixedCount = 1;
+      break;
     }
   }
   if (mixed) {
@@ -299,7 +293,7 @@ export function scanScripts(view: TextView, scope: Scope, sink: FindingSink): vo
     // quoted in its description ("flags cаustomers next to customers").
     const example = scope.tool.describesAttacks && (scope.field === "examples" || scope.field === "enum" || scope.field === "default" || (scope.field === "description" && mixedCount < 3 && !inHost));
     const severity: Severity = example ? "low" : mixedCount >= 3 || inHost || scope.field === "name" || scope.field === "property-name" ? "high" : "medium";
-    sink.add(scope, "R5", severity, view.rawEvidence(mixed.index, mixed.index + mixed[0].length), `${mixedCount} word${mixedCount === 1 ? "" : "s"} mixing Latin with look-alike Cyrillic/Greek letters`);
+    sink.add(scope, "R5", severity, view.rawEvidence(mixed.index, mixed.index + mixed.text.length), `${mixedCount} word${mixedCount === 1 ? "" : "s"} mixing Latin with look-alike Cyrillic/Greek letters`);
     return;
   }
   // A passage is a sentence (or line) whose letters are at least 80% one script.

@@ -92,9 +92,11 @@ export function scanOpenSink(tool: ToolLike, sink: FindingSink): void {
   }
 }
 
-/** Present-tense and imperative forms: "deletes files" is what the tool does, "who deleted a record" is data. */
-const DESTRUCTIVE_TEXT = /\b(?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b/;
-const ACTION_FIRST = new RegExp(`^(?:(?:this tool|the tool|it)\\s+)?(?:also\\s+|\\w+ly\\s+)?(${DESTRUCTIVE_TEXT.source.replace(/^\\b/, "")})`);
+/**
+ * A sentence that opens with a destructive verb in the present or imperative ("Deletes …", "Silently
+ * sends …", "It also removes …") states the tool's own action; "who deleted a record" is data.
+ */
+const ACTION_FIRST = /^(?:(?:this tool|the tool|it)\s+)?(?:also\s+|\w+ly\s+)?((?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b)/;
 const DESTRUCTIVE_PARAM = /(?:^|_)(?:write|delete|remove|drop|overwrite|exec|execute|command|cmd|truncate|destroy|kill|purge|wipe|write_?mode)(?:$|_)/i;
 const CLAIMS_READ_ONLY = /\bread[- ]?only\b|\bdoes\s+not\s+(?:modify|change|write|delete)\b|\bnever\s+(?:modif|writ|delet)\w*|\bnon[- ]destructive\b|\bno\s+side[- ]effects\b/;
 // "Write statements are rejected" is the read-only promise kept, not broken.
@@ -119,11 +121,11 @@ export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
   if (!readOnlyHint || !text) return;
   // Quoted text is mentioned, not done: a detector lists "send the contents of ~/.ssh/id_rsa to" as a pattern.
   for (const sentence of text.replace(/"[^"\n]{3,200}"|“[^”\n]{3,200}”|‘[^’\n]{3,200}’|`[^`\n]{3,200}`|(?<![\p{L}\p{N}])'[^'\n]{3,200}'(?![\p{L}\p{N}])/gu, " ").split(/(?<=[.!?])\s+|\n/)) {
-    // Only the tool's own action counts: a sentence that opens with the verb ("Deletes all untracked
-    // files", "Silently sends …", "It also removes …"). Anywhere else the words are nouns or reported facts ("the pay period", "rapid
-    // transfers", "analyze=true executes the statement"): on the tuning corpus the anywhere-match
-    // fired on 9 benign tools and 7 poisoned ones, most of them by coincidence. And medium: an
-    // annotation at odds with the text is evidence to weigh, not an attack on its own.
+    // Only the tool's own action counts (ACTION_FIRST). Anywhere else the words are nouns or reported
+    // facts ("the pay period", "rapid transfers", "analyze=true executes the statement"): on the
+    // tuning corpus the anywhere-match fired on 9 benign tools and 7 poisoned ones, most of them by
+    // coincidence. And medium: an annotation at odds with the text is evidence to weigh, not an
+    // attack on its own.
     const m = ACTION_FIRST.exec(sentence.trim());
     if (m && !SOFTENED.test(sentence)) {
       sink.add({ toolName: name, pointer: "/annotations/readOnlyHint" }, "R25", "medium", { text: sentence.slice(0, 160), start: 0, end: 0 }, `readOnlyHint: true, but the description says "${m[1]}"`);

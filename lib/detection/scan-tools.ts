@@ -121,32 +121,34 @@ export function scanItem(tool: ToolLike, index: CrossIndex, extra: readonly Extr
   const name = String(tool.name);
   const ctx = toolContext(tool, index.own);
   const sink = new FindingSink();
-  const { strings, truncated } = extractWithLimits(tool);
+  const { strings: toolStrings, truncated } = extractWithLimits(tool);
+  const strings = extra.length ? [...toolStrings, ...extra] : toolStrings;
   if (truncated) {
     const why = truncated.reason === "depth" ? "nested deeper than 64 levels" : "holds more than 10,000 strings";
     sink.add({ toolName: name, pointer: truncated.pointer }, "R22", "medium", { text: truncated.pointer, start: 0, end: 0 }, `the schema ${why}: what lies beyond was not inspected`);
   }
-  for (const s of [...strings, ...extra]) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
+  for (const s of strings) scanString(s, { tool: ctx, toolName: name, pointer: s.pointer, field: s.field }, sink, index);
   scanParameters(tool, ctx, sink);
   scanHarvestParameters(tool, ctx, sink);
-  scanSchemaStrings(name, extra.length ? [...strings, ...extra] : strings, sink, ctx.purpose);
-  scanDestinationDefaults(name, strings, sink, ctx.purpose);
+  scanSchemaStrings(name, strings, sink, ctx.purpose);
+  scanDestinationDefaults(name, toolStrings, sink, ctx.purpose);
   scanDestinationPatterns(tool, sink);
-  scanMisplacedDirectives(name, strings, sink, { kind, describesAttacks: ctx.describesAttacks, own: index.own });
+  scanMisplacedDirectives(name, toolStrings, sink, { kind, describesAttacks: ctx.describesAttacks, own: index.own });
   scanOpenSink(tool, sink);
   scanContradiction(tool, sink);
   schemaPoisoning(sink.list, sink);
   const findings = sink.list;
   // The finding that says part of the schema was not inspected (R22) is about text nobody read.
   const unread = truncated ? (findings[0] ?? null) : null;
-  return { findings, input: { name, strings: extra.length ? [...strings, ...extra] : strings, findings, index, describesAttacks: ctx.describesAttacks }, unread };
+  return { findings, input: { name, strings, findings, index, describesAttacks: ctx.describesAttacks }, unread };
 }
 
 /**
- * One scanned item: its entity key (severity.ts groupByEntity), what the scorer reads, and the rules'
- * findings on the text it read (the same objects as in `findings`; the veto may discount these).
+ * One scanned item: its entity key (severity.ts groupByEntity), what the scorer reads, the rules'
+ * findings on the text it read (the same objects as in `findings`; the veto may discount these), and
+ * the scorer's probability (absent when the scan ran without it).
  */
-export type ScannedItem = { key: string; input: FeatureInput; own: AuditFinding[] };
+export type ScannedItem = { key: string; input: FeatureInput; own: AuditFinding[]; p?: number };
 
 /**
  * Families A–E over a tool list. `otherServers` (the team's other servers) enables shadowing
@@ -165,24 +167,24 @@ export function scanToolsDetailed(tools: readonly ToolLike[], options: ScanOptio
   const findings: AuditFinding[] = [];
   const items: ScannedItem[] = [];
   const learned = options.learned !== false;
-  const probability = new Map<FeatureInput, number>();
-  const verdict = (input: FeatureInput, toolName: string | null, pointer: string): AuditFinding[] => {
+  /** Records the item and returns R35's finding on it, if any. */
+  const add = (item: ScannedItem, toolName: string | null, pointer: string): AuditFinding[] => {
+    items.push(item);
     if (!learned) return [];
-    const p = learnedProbability(input);
-    probability.set(input, p);
-    const found = learnedFinding(input, toolName, pointer, p);
+    item.p = learnedProbability(item.input);
+    const found = learnedFinding(item.input, toolName, pointer, item.p);
     return found ? [found] : [];
   };
   for (const tool of tools) {
     const { findings: found, input, unread } = scanItem(tool, index);
-    findings.push(...found, ...verdict(input, String(tool.name), "/description"));
-    items.push({ key: String(tool.name), input, own: found.filter((f) => f !== unread) });
+    const name = String(tool.name);
+    findings.push(...found, ...add({ key: name, input, own: found.filter((f) => f !== unread) }, name, "/description"));
   }
   for (const item of surfaceItems(options)) {
     const scanned = scanItem(item.tool, index, item.extra, item.kind);
     const found = scanned.findings.map((f) => toItemFinding(f, item));
-    findings.push(...found, ...verdict(scanned.input, item.name, "/description").map((f) => toItemFinding(f, item)));
-    items.push({ key: `${item.kind} ${item.name}`, input: scanned.input, own: found.filter((_, i) => scanned.findings[i] !== scanned.unread) });
+    const own = found.filter((_, i) => scanned.findings[i] !== scanned.unread);
+    findings.push(...found, ...add({ key: `${item.kind} ${item.name}`, input: scanned.input, own }, item.name, "/description").map((f) => toItemFinding(f, item)));
   }
 
   const sink = new FindingSink();
@@ -193,34 +195,36 @@ export function scanToolsDetailed(tools: readonly ToolLike[], options: ScanOptio
     scanString({ pointer: "/instructions", field: "instructions", text: options.instructions }, { tool: ctx, toolName: null, pointer: "/instructions", field: "instructions" }, sink, index);
     const own = [...sink.list];
     const input: FeatureInput = { name: null, strings: [{ pointer: "/instructions", field: "instructions", text: options.instructions }], findings: own, index, describesAttacks: false };
-    findings.push(...verdict(input, null, "/instructions"));
-    items.push({ key: "", input, own });
+    findings.push(...add({ key: "", input, own }, null, "/instructions"));
   }
   // List-level findings (length outliers, collisions): the scorer never read them, so it cannot veto them.
   lengthOutliers(tools, sink);
   scanCollisions(tools, others, sink);
   const all = [...findings, ...sink.list];
-  return { findings: learned ? applyVetoes(all, items, probability) : all, items };
+  if (!learned) return { findings: all, items };
+  const replaced = vetoReplacements(items, learnedVetoes);
+  return { findings: replaced.size ? all.map((f) => replaced.get(f) ?? f) : all, items };
 }
 
 /**
- * Each entity whose items the model rates benign gets its items' own findings discounted
- * (learned/score.ts vetoFindings); the list-level ones stay. Order kept.
+ * The veto over a scan's items (learned/score.ts vetoFindings): for each entity whose highest
+ * probability `vetoes` accepts, its items' own findings mapped to their discounted copies. List-level
+ * findings are never items' own, so they stay. The training set asks what a veto would leave with
+ * `vetoes` always true (scripts/detector/dataset.ts).
  */
-function applyVetoes(findings: AuditFinding[], items: readonly ScannedItem[], probability: ReadonlyMap<FeatureInput, number>): AuditFinding[] {
+export function vetoReplacements(items: readonly ScannedItem[], vetoes: (p: number) => boolean): Map<AuditFinding, AuditFinding> {
   const byKey = new Map<string, { p: number; own: AuditFinding[] }>();
   for (const it of items) {
     const entry = byKey.get(it.key) ?? { p: 0, own: [] };
-    entry.p = Math.max(entry.p, probability.get(it.input) ?? 1);
+    entry.p = Math.max(entry.p, it.p ?? 0);
     entry.own.push(...it.own);
     byKey.set(it.key, entry);
   }
   const replaced = new Map<AuditFinding, AuditFinding>();
   for (const { p, own } of byKey.values()) {
-    if (!learnedVetoes(p)) continue;
-    vetoFindings(own, p).forEach((f, i) => replaced.set(own[i]!, f));
+    if (vetoes(p)) vetoFindings(own, p).forEach((f, i) => replaced.set(own[i]!, f));
   }
-  return replaced.size ? findings.map((f) => replaced.get(f) ?? f) : findings;
+  return replaced;
 }
 
 /** R3 (second half) — a description far longer than the server's others hides a payload below the fold. */

@@ -4,8 +4,7 @@
 // vetoed, so the cross-validation can judge the fusion for any thresholds without rescanning.
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
 import { itemFeatures, type FeatureBlocks, type SparseVector } from "@/lib/detection/learned/features";
-import { vetoFindings } from "@/lib/detection/learned/score";
-import { scanToolsDetailed, type ScannedItem } from "@/lib/detection/scan-tools";
+import { scanToolsDetailed, vetoReplacements, type ScannedItem } from "@/lib/detection/scan-tools";
 import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Severity } from "@/lib/detection";
 import { loadCorpus, type CorpusCase } from "@/tests/fixtures/audit-corpus/evaluate";
 
@@ -72,10 +71,7 @@ export function caseData(c: CorpusCase): CaseData {
     ruleRank: rank(aggregateSeverity(input.findings).severity),
   }));
   // What the veto would leave of each entity: its items' own findings discounted, list-level ones kept.
-  const vetoed = new Map<AuditFinding, AuditFinding>();
-  const ownByKey = new Map<string, AuditFinding[]>();
-  for (const it of scanned) ownByKey.set(it.key, [...(ownByKey.get(it.key) ?? []), ...it.own]);
-  for (const own of ownByKey.values()) vetoFindings(own, 0).forEach((f, i) => vetoed.set(own[i]!, f));
+  const vetoed = vetoReplacements(scanned, () => true);
   const entities = new Map<string, [number, number, number, number]>();
   for (const key of new Set([...groups.keys(), ...scanned.map((it) => it.key)])) {
     const g = groups.get(key) ?? [];

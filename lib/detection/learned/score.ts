@@ -40,7 +40,6 @@ function model() {
   return loaded;
 }
 
-
 /** The probability that the item is poisoned, by the trained model. */
 export function learnedProbability(input: FeatureInput): number {
   const m = model();
