@@ -9,7 +9,7 @@ import { trainScorer } from "@/scripts/detector/train";
 import { scanTools } from "@/lib/detection";
 
 const cases = tuningCases();
-const model = trainScorer(cases.map(caseData), { lambda: 1e-4, variant: "all" });
+const model = trainScorer(cases.map((c) => caseData(c, ["all"])), { lambda: 1e-4, variant: "all" });
 const inputs = cases.flatMap((c) => itemInputs(c).items.map((it) => it.input));
 const rounds = 20;
 let sink = 0;

@@ -12,26 +12,14 @@
 //   npx tsx scripts/cv-detector.ts            the grid, then the chosen configuration's per-fold table
 //   npx tsx scripts/cv-detector.ts --quick    one configuration (λ 1e-4, all features)
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
+import { outOfFold } from "./detector/lofo";
 import { chooseThresholds, LIMITS, show, table, type Table, type Thresholds, recall, fpr } from "./detector/metrics";
-import { predict } from "@/lib/detection/learned/logistic";
-import { trainScorer, type TrainSettings, type Variant } from "./detector/train";
+import type { TrainSettings, Variant } from "./detector/train";
 
 const started = Date.now();
-const cases = tuningCases().map(caseData);
+const cases = tuningCases().map((c) => caseData(c));
 const files = [...new Set(cases.map((c) => c.file))].sort();
 console.log(`${cases.length} tool-list cases, ${cases.reduce((s, c) => s + c.items.length, 0)} items, ${files.length} files (folds); features in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-function outOfFold(settings: TrainSettings): number[][] {
-  const probs: number[][] = cases.map(() => []);
-  for (const file of files) {
-    const train = cases.filter((c) => c.file !== file);
-    const model = trainScorer(train, settings);
-    cases.forEach((c, i) => {
-      if (c.file === file) probs[i] = c.items.map((it) => predict(model, it.x[settings.variant]));
-    });
-  }
-  return probs;
-}
 
 const pick = <T>(xs: readonly T[], keep: (i: number) => boolean) => xs.filter((_, i) => keep(i));
 
@@ -77,7 +65,7 @@ const grid: TrainSettings[] = process.argv.includes("--quick")
 let best: { s: TrainSettings; probs: number[][]; n: ReturnType<typeof nested> } | null = null;
 for (const s of grid) {
   const t0 = Date.now();
-  const probs = outOfFold(s);
+  const probs = await outOfFold(cases, s);
   const n = nested(probs);
   const tPooled = chooseThresholds(cases, probs, LIMITS);
   console.log(`λ=${s.lambda} variant=${s.variant} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

@@ -1,8 +1,8 @@
 // `npm run train-detector`: trains the learned scorer (R35) on the TUNING corpus only and writes
 // lib/detection/learned/model.json. Never reads held-out/.
 //
-// 1. Leave-one-file-out over the tuning files (each file is one blind author or source) gives
-//    out-of-fold probabilities; the thresholds (medium, high and the veto) are those that add the most
+// 1. Leave-one-file-out over the tuning files (each file is one blind author or source; the fits run
+//    on worker threads, scripts/detector/lofo.ts) gives out-of-fold probabilities; the thresholds (medium, high and the veto) are those that add the most
 //    caught cases while the fusion's false-positive rate stays at most the rules' own at the high
 //    gate and at medium (scripts/detector/metrics.ts chooseThresholds, LIMITS). An absolute 0.02 at
 //    high, the limit of the first experiment, stopped fitting once the tuning files held 170
@@ -16,22 +16,20 @@ import path from "node:path";
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
 import { trainingFingerprint } from "./detector/fingerprint";
 import { chooseThresholds, fpr, LIMITS, recall, table } from "./detector/metrics";
+import { outOfFold } from "./detector/lofo";
 import { trainScorer } from "./detector/train";
-import { predict } from "@/lib/detection/learned/logistic";
 import type { LearnedModel } from "@/lib/detection/learned/score";
 
 const VARIANT = "all" as const;
 const LAMBDA = 1e-5;
 const started = Date.now();
-const cases = tuningCases().map(caseData);
+const cases = tuningCases().map((c) => caseData(c, [VARIANT]));
 const files = [...new Set(cases.map((c) => c.file))].sort();
-const oof: number[][] = cases.map(() => []);
-for (const file of files) {
-  const model = trainScorer(cases.filter((c) => c.file !== file), { lambda: LAMBDA, variant: VARIANT });
-  cases.forEach((c, i) => {
-    if (c.file === file) oof[i] = c.items.map((it) => predict(model, it.x[VARIANT]));
-  });
-}
+const oof = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT });
+// `--save-oof FILE`: the out-of-fold probabilities with each case's id, file and label, for trying
+// other threshold rules without refitting (JSON lines).
+const saveAt = process.argv.indexOf("--save-oof");
+if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt + 1]!, cases.map((c, i) => JSON.stringify({ id: c.id, file: c.file, label: c.label, p: oof[i] })).join("\n") + "\n");
 const thresholds = chooseThresholds(cases, oof, LIMITS);
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;

@@ -22,8 +22,8 @@ export type Variant = keyof typeof VARIANTS;
 export type Item = {
   /** The entity key findings group under (severity.ts groupByEntity). */
   key: string;
-  /** Feature vectors by variant name (VARIANTS). */
-  x: Record<Variant, SparseVector>;
+  /** Feature vectors by variant name (VARIANTS): those `caseData` was asked for. */
+  x: Partial<Record<Variant, SparseVector>>;
   /** The rules' aggregated severity on this item (rank, -1 for none). */
   ruleRank: number;
 };
@@ -62,12 +62,20 @@ export function itemInputs(c: CorpusCase): { items: ScannedItem[]; findings: Aud
   return scanToolsDetailed(c.tools ?? [], { otherServers: c.otherServers, instructions: c.instructions, prompts: c.prompts, resources: c.resources, resourceTemplates: c.resourceTemplates, learned: false });
 }
 
-export function caseData(c: CorpusCase): CaseData {
+/** The item's vector of `variant`; throws when `caseData` did not compute it. */
+export function vectorOf(item: Item, variant: Variant): SparseVector {
+  const v = item.x[variant];
+  if (!v) throw new Error(`feature variant "${variant}" was not computed for this case (caseData's variants)`);
+  return v;
+}
+
+/** One case's data, with feature vectors of `variants` only (every variant by default; the product's is "all"). */
+export function caseData(c: CorpusCase, variants: readonly Variant[] = Object.keys(VARIANTS) as Variant[]): CaseData {
   const { items: scanned, findings } = itemInputs(c);
   const groups = groupByEntity(findings);
   const items = scanned.map(({ key, input }) => ({
     key,
-    x: Object.fromEntries(Object.entries(VARIANTS).map(([k, b]) => [k, itemFeatures(input, b).vector])) as Record<Variant, SparseVector>,
+    x: Object.fromEntries(variants.map((k) => [k, itemFeatures(input, VARIANTS[k]).vector])),
     ruleRank: rank(aggregateSeverity(input.findings).severity),
   }));
   // What the veto would leave of each entity: its items' own findings discounted, list-level ones kept.

@@ -11,12 +11,12 @@
 import { FEATURE_BITS } from "@/lib/detection/learned/features";
 import { SEVERITY_RANK } from "@/lib/detection";
 import { predict, trainLogistic, type Example, type Trained } from "@/lib/detection/learned/logistic";
-import type { CaseData, Variant } from "./dataset";
+import { vectorOf, type CaseData, type Variant } from "./dataset";
 
 export type { Variant };
 export type TrainSettings = { lambda: number; variant: Variant };
 
-const vec = (variant: Variant) => (i: CaseData["items"][number]) => i.x[variant];
+const vec = (variant: Variant) => (i: CaseData["items"][number]) => vectorOf(i, variant);
 
 /** Positives resolved without a model: [case index, item index]. Cases left unresolved are returned apart. */
 function resolvePositives(cases: readonly CaseData[]): { positives: Array<[number, number]>; open: number[] } {

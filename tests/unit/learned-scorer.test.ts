@@ -100,3 +100,21 @@ describe("the veto inside scanTools", () => {
     expect(found.find((f) => f.ruleId === "R22")?.vetoedBy).toBeUndefined();
   });
 });
+
+describe("training: leave-one-file-out on worker threads", () => {
+  it("gives the same probabilities, bit for bit, on two threads as in one (three small tuning files)", async () => {
+    const { caseData, tuningCases } = await import("@/scripts/detector/dataset");
+    const { outOfFold } = await import("@/scripts/detector/lofo");
+    const cases = tuningCases()
+      .filter((c) => ["hard-negatives.json", "twins.json", "multilingual.json"].includes(c.file))
+      .map((c) => caseData(c, ["all"]));
+    expect(new Set(cases.map((c) => c.file)).size).toBe(3);
+    const settings = { lambda: 1e-5, variant: "all" as const };
+    const inline = await outOfFold(cases, settings, 1);
+    const threaded = await outOfFold(cases, settings, 2);
+    expect(inline.every((p, i) => p.length === cases[i]!.items.length)).toBe(true);
+    expect(threaded).toEqual(inline);
+    // Out of fold means each file was scored by a model that never saw it: not all the same number.
+    expect(new Set(inline.flat().map((p) => p.toFixed(6))).size).toBeGreaterThan(10);
+  }, 60_000);
+});
