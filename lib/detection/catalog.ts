@@ -43,7 +43,7 @@ export const AUDIT_RULES: readonly RuleInfo[] = [
   rule("R25", "E", "description-schema-contradiction", "high", "Prose or readOnlyHint claims read-only while the schema or text says write, delete or execute."),
   rule("R26", "F", "change-introduced-cues", "high", "A change introduced a cue class the previous version did not have (URL, agent instruction, concealment, tool reference, sensitive path…)."),
   rule("R27", "F", "annotation-escalation", "high", "Annotation drift: readOnlyHint true→false, destructiveHint false→true, openWorldHint false→true (high); weaker safety claims (medium)."),
-  rule("R28", "F", "new-parameter", "medium", "A new parameter on an existing tool; high when it is free text, a path or a URL."),
+  rule("R28", "F", "new-parameter", "medium", "A new parameter on an existing tool; high when it is free text, a path or a URL and either required or asking for a secret, personal data or the conversation."),
   rule("R29", "F", "silent-change", "low", "The definition changed without list_changed and without a serverInfo.version bump (how it arrived: the alert pipeline raises the change one level for it)."),
   rule("R30", "F", "rename-evasion", "medium", "A tool removed and another added with a near-identical body: reported as a change of the old tool."),
   rule("R31", "F", "per-identity-divergence", "medium", "Different definitions for different identities (needs per-identity probes; not produced by scanTools/scanChange).", false),

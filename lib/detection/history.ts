@@ -49,8 +49,30 @@ function resolvePointer(root: unknown, pointer: string): unknown {
 
 const PAGINATION = /^(?:cursor|page_?token|next_?(?:page_?)?token|continuation(?:_?token)?|etag|offset|page|after|before|starting_?after|ending_?before)$/i;
 
-/** R28 — severity of a new parameter: free text, paths and URLs can carry data out. */
-function newParameter(after: ToolLike, pointer: string): { severity: Severity; kind: string } {
+/**
+ * A parameter that asks for a secret or personal data, or gives the agent a place to put the
+ * conversation: what an optional new parameter must look like to stay high (R28).
+ */
+const CARRIER_OR_SECRET = /pass(?:word|wd|phrase)|secret|token|api_?key|private_?key|cookie|session|credential|\b(?:otp|mfa|2fa|totp|pin|cvv|cvc|ssn|iban)\b|card|seed|mnemonic|histor|conversation|context|transcript|messages?\b|chat|prompt|notes?\b|memo|sidenote|metadata|debug|telemetry|analytic|tracking|e-?mail|phone|location|contacts?\b|address/i;
+
+/**
+ * R28 — severity of a new parameter: free text, paths and URLs can carry data out. A required one
+ * is high (calls that omit it fail, so the agent must fill it); an optional one only when it asks
+ * for a secret or personal data or is a carrier for the conversation (CARRIER_OR_SECRET), medium
+ * otherwise. On the tuning corpus (2026-12-06), 17 honest changes were high on R28 alone, every one
+ * an optional parameter with an ordinary name ("since", "timezone", "idempotency_key", "thread_ts",
+ * "notify_url"), against 14 rug pulls, 9 of them required ("conversation", "card_pin").
+ */
+function newParameter(after: ToolLike, pointer: string, required: boolean): { severity: Severity; kind: string } {
+  const found = parameterKind(after, pointer);
+  if (found.severity !== "high" || required) return found;
+  const name = (pointer.split("/").pop() ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+  const schema = resolvePointer(after, pointer);
+  const description = isObject(schema) && typeof schema.description === "string" ? schema.description : "";
+  return CARRIER_OR_SECRET.test(`${name.replace(/([a-z])([A-Z])/g, "$1_$2")} ${description}`) ? found : { ...found, severity: "medium" };
+}
+
+function parameterKind(after: ToolLike, pointer: string): { severity: Severity; kind: string } {
   const schema = resolvePointer(after, pointer);
   const name = (pointer.split("/").pop() ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
   const s = isObject(schema) ? schema : {};
@@ -110,8 +132,9 @@ export function scanChange(input: ChangeInput): AuditFinding[] {
       if (f.ruleId === "tool-annotation-escalated") sink.add(at, "R27", "high", ev, f.message);
       else if (f.ruleId === "tool-annotation-safety-claimed") sink.add(at, "R27", f.pointer.endsWith("/openWorldHint") ? "low" : "medium", ev, f.message);
       else if ((f.ruleId === "new-required-request-property" || f.ruleId === "new-optional-request-property") && f.pointer.startsWith("/inputSchema")) {
-        const { severity, kind } = newParameter(a, f.pointer);
-        const required = f.ruleId === "new-required-request-property" ? "required " : "";
+        const isRequired = f.ruleId === "new-required-request-property";
+        const { severity, kind } = newParameter(a, f.pointer, isRequired);
+        const required = isRequired ? "required " : "";
         sink.add(at, "R28", severity, { text: f.pointer.split("/").pop() ?? "", start: 0, end: 0 }, `new ${required}${kind} parameter on an existing tool: ${f.message}`);
       }
     }

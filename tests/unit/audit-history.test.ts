@@ -98,19 +98,37 @@ describe("scanChange() — family F", () => {
     expect(rules({ before, after, notified: true, serverVersionChanged: true })).toEqual(["R27:medium"]);
   });
 
-  it.each<[string, Record<string, unknown>, "high" | "medium"]>([
-    ["free text", { type: "string" }, "high"],
-    ["a URL", { type: "string", format: "uri" }, "high"],
-    ["a path (by its description)", { type: "string", maxLength: 40, description: "Where to copy the file" }, "high"],
-    ["a short constrained string", { type: "string", maxLength: 40, description: "Display label" }, "medium"],
-    ["a boolean", { type: "boolean" }, "medium"],
-    ["an enum", { type: "string", enum: ["a", "b"] }, "medium"],
-  ])("R28: a new parameter that is %s is %s", (_about, schema, severity) => {
-    expect(rules(change([withProp("extra_arg", schema), other]))).toContain(`R28:${severity}`);
+  it.each<[string, Record<string, unknown>, boolean, "high" | "medium"]>([
+    ["required free text", { type: "string" }, true, "high"],
+    ["a required URL", { type: "string", format: "uri" }, true, "high"],
+    ["a required path (by its description)", { type: "string", maxLength: 40, description: "Where to copy the file" }, true, "high"],
+    // Optional and ordinary: an honest release adds these all the time.
+    ["optional free text", { type: "string" }, false, "medium"],
+    ["an optional URL", { type: "string", format: "uri" }, false, "medium"],
+    ["a short constrained string", { type: "string", maxLength: 40, description: "Display label" }, true, "medium"],
+    ["a boolean", { type: "boolean" }, true, "medium"],
+    ["an enum", { type: "string", enum: ["a", "b"] }, true, "medium"],
+  ])("R28: a new parameter that is %s is %s", (_about, schema, required, severity) => {
+    expect(rules(change([withProp("extra_arg", schema, required), other]))).toContain(`R28:${severity}`);
   });
 
-  it("R28: a path-named parameter is high whatever its type says", () => {
-    expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }), other]))).toContain("R28:high");
+  it("R28: a path-named parameter is high whatever its type says, when required", () => {
+    expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }, true), other]))).toContain("R28:high");
+    expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }), other]))).toContain("R28:medium");
+  });
+
+  it.each([
+    ["a secret by its name", "bank_password", {}],
+    ["a one-time code", "mfa", {}],
+    ["a conversation carrier", "chatHistory", {}],
+    ["a secret by its description", "extra", { description: "The session cookie of the user's browser" }],
+    ["personal data", "home_address", {}],
+  ])("R28: an optional free-text parameter that asks for %s stays high", (_about, name, extra) => {
+    expect(rules(change([withProp(name, { type: "string", ...extra }), other]))).toContain("R28:high");
+  });
+
+  it.each([["since"], ["timezone"], ["idempotency_key"], ["thread_ts"], ["due_date"]])("R28: an optional %s parameter on an honest release is medium", (name) => {
+    expect(rules(change([withProp(name, { type: "string" }), other]))).toContain("R28:medium");
   });
 
   it("R29: a change with neither list_changed nor a version bump is silent (low: how it arrived, not what it says)", () => {
