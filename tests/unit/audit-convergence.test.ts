@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scanTools, SEVERITY_RANK, type AuditFinding, type ScanOptions, type Severity, type ToolLike } from "@/lib/detection";
+import { SEVERITY_RANK, type AuditFinding, type ScanOptions, type Severity, type ToolLike } from "@/lib/detection";
+import { scanRules } from "./audit-test-helpers";
 
 // R33 — converging signals. Texts written for this test (not corpus cases); expectations by hand:
 // a sentence fires only when a move, a destination that is not the user and an object, cover or
@@ -9,7 +10,7 @@ const str = (description?: string, extra: Record<string, unknown> = {}) => ({ ty
 const tool = (name: string, description: string, properties: Record<string, unknown> = {}): ToolLike => ({ name, description, inputSchema: { type: "object", properties } });
 const r33 = (findings: AuditFinding[]): Severity | null =>
   findings.filter((f) => f.ruleId === "R33").reduce<Severity | null>((w, f) => (!w || SEVERITY_RANK[f.severity] > SEVERITY_RANK[w] ? f.severity : w), null);
-const scan = (t: ToolLike, options?: ScanOptions) => r33(scanTools([t], options));
+const scan = (t: ToolLike, options?: ScanOptions) => r33(scanRules([t], options));
 
 describe("R33 fires when independent signals converge", () => {
   it("a copy recipient the user cannot remove, in plain business language", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { scanTools, type OtherServer, type ToolLike } from "@/lib/detection";
+import { type OtherServer, type ToolLike } from "@/lib/detection";
+import { scanRules } from "./audit-test-helpers";
 import { areSiblings, referenceCandidates, siblingKey, skeletonVariants, withinOneEdit } from "@/lib/detection/name-keys";
 
 // Cross-server names (R19, R21) with hand-written pairs: which names are numbered or versioned
@@ -7,7 +8,7 @@ import { areSiblings, referenceCandidates, siblingKey, skeletonVariants, withinO
 // look up so the rules see every partner they need.
 const tool = (name: string, description = `Does the ${name} thing for the caller.`): ToolLike => ({ name, description, inputSchema: { type: "object" } });
 const server = (serverName: string, ...tools: ToolLike[]): OtherServer => ({ serverName, tools });
-const r21 = (tools: ToolLike[], others: OtherServer[]) => scanTools(tools, { otherServers: others }).filter((f) => f.ruleId === "R21");
+const r21 = (tools: ToolLike[], others: OtherServer[]) => scanRules(tools, { otherServers: others }).filter((f) => f.ruleId === "R21");
 
 describe("siblings: names that differ only in numbers, version markers or a plural s", () => {
   it.each([
@@ -116,7 +117,7 @@ describe("referenceCandidates: every identifier a description could be naming", 
     const fleet = [tool("get_file_contents", "Read a file."), tool("create_issue", "Open an issue.")];
     const partners = [server("github", ...fleet.filter((t) => ids.has(String(t.name))))];
     expect(partners[0]!.tools.map((t) => t.name)).toEqual(["get_file_contents"]);
-    const r19 = scanTools(own, { otherServers: partners }).filter((f) => f.ruleId === "R19");
+    const r19 = scanRules(own, { otherServers: partners }).filter((f) => f.ruleId === "R19");
     expect(r19).toEqual([expect.objectContaining({ severity: "high", message: expect.stringContaining("server github") })]);
   });
 });
