@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.791, false-positive rate ≤ 0.016, at least 433 of 579 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.788, false-positive rate ≤ 0.016, at least 481 of 651 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -57,11 +57,12 @@ describe("audit corpus", () => {
     // Three more untuned (06x–06z, 746 cases), R35 on 7,422: 0.793 / 0.017 / 327 of 447. Four more
     // (06aa–06ad, 1,020 cases; 06ad's long honest descriptions were at 0.223 FPR first), R35 on 8,395:
     // 0.798 / 0.025 / 363 of 495. Seven more (06ae–06ak, 1,785 cases), R28's optional-parameter split,
-    // R35 NB-weighted on 10,086 with thresholds weighed by the target: 0.792 / 0.016 / 433 of 579.
-    expect(t.recall).toBeGreaterThanOrEqual(0.791);
+    // R35 NB-weighted on 10,086 with thresholds weighed by the target: 0.792 / 0.016 / 433 of 579. Two
+    // more (06al, 60 twin pairs; 06am, security tooling), R35 on 10,560: 0.789 / 0.015 / 481 of 651.
+    expect(t.recall).toBeGreaterThanOrEqual(0.788);
     expect(t.fpr).toBeLessThanOrEqual(0.016);
-    expect(t.twins.pairs).toBe(579);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(433);
+    expect(t.twins.pairs).toBe(651);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(481);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -83,28 +84,30 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.79, fpr: 0.059, pairs: 12, separated: 7 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.844, fpr: 0.018, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.872, fpr: 0.039, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.85, fpr: 0.017, pairs: 15, separated: 13 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.652, fpr: 0.041, pairs: 12, separated: 8 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.79, fpr: 0.042, pairs: 12, separated: 7 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.844, fpr: 0.006, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.028, pairs: 15, separated: 13 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.838, fpr: 0.017, pairs: 15, separated: 13 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.652, fpr: 0.029, pairs: 12, separated: 8 },
     { batch: "batch 7", positives: 88, negatives: 92, recall: 0.755, fpr: 0.028, pairs: 12, separated: 9 },
     { batch: "batch 8", positives: 91, negatives: 90, recall: 0.719, fpr: 0.062, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.683, fpr: 0.061, pairs: 12, separated: 9 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.672, fpr: 0.05, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
     // 0.066 / 10 of 12 (R35 on 6,710). Batch 14: 0.822 / 0.077 / 7 of 12 (R35 on 7,422). Batch 15: 0.778 /
     // 0.033 / 8 of 12 (R35 on 8,395); batch 16: 0.756 / 0.044 / 8 of 12 (same); batch 17: 0.800 / 0.022 /
-    // 10 of 12 (R35 on 10,086, thresholds weighed by the target). The rows are the final system's.
+    // 10 of 12 (R35 on 10,086, thresholds weighed by the target); batch 18: 0.878 / 0.011 / 11 of 12 (R35
+    // on 10,560). The rows are the final system's.
     { batch: "batch 10", positives: 90, negatives: 91, recall: 0.594, fpr: 0.05, pairs: 12, separated: 6 },
     { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 6 },
     { batch: "batch 12", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 12 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.761, fpr: 0.05, pairs: 12, separated: 10 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.816, fpr: 0.061, pairs: 12, separated: 7 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.028, pairs: 12, separated: 8 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.05, pairs: 12, separated: 9 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.805, fpr: 0.05, pairs: 12, separated: 7 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.772, fpr: 0.028, pairs: 12, separated: 8 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.738, fpr: 0.017, pairs: 12, separated: 7 },
     { batch: "batch 17", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 10 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -131,14 +134,15 @@ describe("audit corpus", () => {
   // cases (06aa–06ad), 0.917 / 0.094; with batches 15–16, 0.917 / 0.091. R28's optional-parameter
   // split and R35 on 10,086 cases (06ae–06ak, NB-weighted fits), thresholds weighed by the target
   // (a point of FPR = 2.5 of recall), with batch 17: 0.897 / 0.057; the old choice (most catches within
-  // the rules' FPR) on the same model: 0.928 / 0.095 (the issue's target is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.896, false-positive rate ≤ 0.057", () => {
+  // the rules' FPR) on the same model: 0.928 / 0.095. R35 on 10,560 (06al, 06am), thresholds 0.7: 0.886 /
+  // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052 (the issue's target is 0.95 / 0.02: not met).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.887, false-positive rate ≤ 0.053", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.896);
-    expect(fpr).toBeLessThanOrEqual(0.057);
+    expect(recall).toBeGreaterThanOrEqual(0.887);
+    expect(fpr).toBeLessThanOrEqual(0.053);
   });
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {
