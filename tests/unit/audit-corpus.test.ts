@@ -98,7 +98,7 @@ describe("audit corpus", () => {
     // 0.066 / 10 of 12 (R35 on 6,710). Batch 14: 0.822 / 0.077 / 7 of 12 (R35 on 7,422). Batch 15: 0.778 /
     // 0.033 / 8 of 12 (R35 on 8,395); batch 16: 0.756 / 0.044 / 8 of 12 (same); batch 17: 0.800 / 0.022 /
     // 10 of 12 (R35 on 10,086, thresholds weighed by the target); batch 18: 0.878 / 0.011 / 11 of 12 (R35
-    // on 10,560). The rows are the final system's.
+    // on 10,560); batch 19: 0.789 / 0.022 / 9 of 12 (same). The rows are the final system's.
     { batch: "batch 10", positives: 90, negatives: 91, recall: 0.594, fpr: 0.05, pairs: 12, separated: 6 },
     { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 6 },
     { batch: "batch 12", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 12 },
@@ -108,6 +108,7 @@ describe("audit corpus", () => {
     { batch: "batch 16", positives: 90, negatives: 91, recall: 0.738, fpr: 0.017, pairs: 12, separated: 7 },
     { batch: "batch 17", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 10 },
     { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 9 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -135,14 +136,15 @@ describe("audit corpus", () => {
   // split and R35 on 10,086 cases (06ae–06ak, NB-weighted fits), thresholds weighed by the target
   // (a point of FPR = 2.5 of recall), with batch 17: 0.897 / 0.057; the old choice (most catches within
   // the rules' FPR) on the same model: 0.928 / 0.095. R35 on 10,560 (06al, 06am), thresholds 0.7: 0.886 /
-  // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052 (the issue's target is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.887, false-positive rate ≤ 0.053", () => {
+  // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052; with batch 19, 0.891 / 0.053 (the issue's
+  // target is 0.95 / 0.02: not met).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.89, false-positive rate ≤ 0.054", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.887);
-    expect(fpr).toBeLessThanOrEqual(0.053);
+    expect(recall).toBeGreaterThanOrEqual(0.89);
+    expect(fpr).toBeLessThanOrEqual(0.054);
   });
 
   it("every published attack is high or critical, and the original hard negatives stay below high", () => {
