@@ -12,7 +12,7 @@
 //   npx tsx scripts/cv-detector.ts            the grid, then the chosen configuration's per-fold table
 //   npx tsx scripts/cv-detector.ts --quick    one configuration (λ 1e-4, all features)
 import { caseData, tuningCases, VARIANTS } from "./detector/dataset";
-import { outOfFold } from "./detector/lofo";
+import { outOfFold } from "./detector/folds";
 import { chooseThresholds, LIMITS, show, table, type Table, type Thresholds, recall, fpr } from "./detector/metrics";
 import type { TrainSettings, Variant } from "./detector/train";
 

@@ -1,6 +1,6 @@
-// Worker thread of scripts/detector/lofo.ts: fits the folds it was given, posting each result.
+// Worker thread of scripts/detector/folds.ts: fits the folds it was given, posting each result.
 import { parentPort, workerData } from "node:worker_threads";
-import { fold, type FoldJob } from "./lofo";
+import { fitFold, type FoldJob } from "./folds";
 
 const job = workerData as FoldJob;
-for (const file of job.files) parentPort!.postMessage(fold(job.cases, job.settings, file));
+for (const held of job.folds) parentPort!.postMessage(fitFold(job.cases, job.settings, held));

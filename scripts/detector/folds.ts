@@ -1,53 +1,79 @@
-// Leave-one-file-out probabilities, the fits spread over worker threads. Each tuning file is one
-// fold (one blind author or source); its items are scored by a model trained on every other file.
-// The fits are independent and deterministic, so the result does not depend on how many workers
-// ran them or in which order they finished: same inputs, same bits.
+// Out-of-fold probabilities with the tuning files grouped into folds, the fits spread over worker
+// threads. A file (one blind author or source) is never split: every fold holds whole files, and
+// its items are scored by a model trained on the other folds' files. The fits are independent and
+// deterministic, so the result does not depend on how many workers ran them or in which order they
+// finished: same inputs, same bits.
 //
-// Why threads: one fit on ~8,400 cases takes ~27 s and there is one per file (45 on 2026-12-06),
-// which made `npm run train-detector` ~22 minutes on this 2-core machine.
+// Why groups and threads: an NB-weighted fit on ~10,500 cases takes ~75 s and trainScorer makes
+// two (scripts/detector/train.ts). With one fold per file (54 files on 2026-12-06) training took
+// 36 minutes on this 2-core machine; the number of fits, not the data, was the cost.
 import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { predict } from "@/lib/detection/learned/logistic";
 import { vectorOf, type CaseData } from "./dataset";
 import { trainScorer, type TrainSettings } from "./train";
 
-export type FoldJob = { cases: readonly CaseData[]; settings: TrainSettings; files: readonly string[] };
-/** One fold's result: the probabilities of the held-back file's cases, by case index. */
-export type FoldResult = { file: string; probs: Array<[number, number[]]> };
+/** One fold: the files held back together. */
+export type Fold = readonly string[];
+export type FoldJob = { cases: readonly CaseData[]; settings: TrainSettings; folds: readonly Fold[] };
+/** One fold's result: the probabilities of the held-back files' cases, by case index. */
+export type FoldResult = { probs: Array<[number, number[]]> };
 
-/** The fit for one held-back file (run in a worker, or inline with one thread). */
-export function fold(cases: readonly CaseData[], settings: TrainSettings, file: string): FoldResult {
-  const model = trainScorer(cases.filter((c) => c.file !== file), settings);
-  const probs: Array<[number, number[]]> = [];
-  cases.forEach((c, i) => {
-    if (c.file === file) probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant)))]);
-  });
-  return { file, probs };
+/**
+ * Files into `k` folds of about equal case counts: largest file first, each into the fold with the
+ * fewest cases so far (ties: the lower fold). `k` at or above the number of files (or undefined) is
+ * leave-one-file-out.
+ */
+export function groupFiles(cases: readonly CaseData[], k?: number): Fold[] {
+  const counts = new Map<string, number>();
+  for (const c of cases) counts.set(c.file, (counts.get(c.file) ?? 0) + 1);
+  const files = [...counts.keys()].sort();
+  if (!k || k >= files.length) return files.map((f) => [f]);
+  const folds: string[][] = Array.from({ length: k }, () => []);
+  const size = new Array<number>(k).fill(0);
+  for (const f of [...files].sort((a, b) => counts.get(b)! - counts.get(a)! || (a < b ? -1 : 1))) {
+    const i = size.indexOf(Math.min(...size));
+    folds[i]!.push(f);
+    size[i]! += counts.get(f)!;
+  }
+  return folds.map((f) => f.sort());
 }
 
+/** The fit for one fold (run in a worker, or inline with one thread). */
+export function fitFold(cases: readonly CaseData[], settings: TrainSettings, held: Fold): FoldResult {
+  const out = new Set(held);
+  const model = trainScorer(cases.filter((c) => !out.has(c.file)), settings);
+  const probs: Array<[number, number[]]> = [];
+  cases.forEach((c, i) => {
+    if (out.has(c.file)) probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant)))]);
+  });
+  return { probs };
+}
+
+// The worker's entry is TypeScript: a small script registers tsx first (Node 20 neither carries the
+// main thread's loader hooks over nor applies `--import` before resolving a worker's entry).
+const WORKER_ENTRY = new URL("./fold-worker.ts", import.meta.url).href;
+const WORKER_BOOT = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(WORKER_ENTRY)}); });`;
+
 /** probs[i][j]: item j of case i, scored by the model that never saw case i's file. */
-export async function outOfFold(cases: readonly CaseData[], settings: TrainSettings, threads = Math.max(1, os.availableParallelism())): Promise<number[][]> {
-  const files = [...new Set(cases.map((c) => c.file))].sort();
+export async function outOfFold(cases: readonly CaseData[], settings: TrainSettings, options: { threads?: number; folds?: number } = {}): Promise<number[][]> {
+  const folds = groupFiles(cases, options.folds);
   const out: number[][] = cases.map(() => []);
   const take = (r: FoldResult) => r.probs.forEach(([i, p]) => (out[i] = p));
-  const n = Math.min(threads, files.length);
+  const n = Math.min(options.threads ?? Math.max(1, os.availableParallelism()), folds.length);
   if (n <= 1) {
-    for (const file of files) take(fold(cases, settings, file));
+    for (const f of folds) take(fitFold(cases, settings, f));
     return out;
   }
-  // Each worker gets every n-th file; the data is copied once per worker (structured clone).
+  // Each worker gets every n-th fold; the data is copied once per worker (structured clone).
   await Promise.all(
     Array.from({ length: n }, (_, w) => {
-      const job: FoldJob = { cases, settings, files: files.filter((_, k) => k % n === w) };
+      const job: FoldJob = { cases, settings, folds: folds.filter((_, k) => k % n === w) };
       return new Promise<void>((resolve, reject) => {
-        // The worker's entry is TypeScript: a small script registers tsx first (Node 20 neither carries
-        // the main thread's loader hooks over nor applies `--import` before resolving a worker's entry).
-        const entry = new URL("./lofo-worker.ts", import.meta.url).href;
-        const boot = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`;
-        const worker = new Worker(boot, { eval: true, workerData: job });
+        const worker = new Worker(WORKER_BOOT, { eval: true, workerData: job });
         worker.on("message", (r: FoldResult) => take(r));
         worker.once("error", reject);
-        worker.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`leave-one-file-out worker ${w} exited with code ${code}`))));
+        worker.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`fold worker ${w} exited with code ${code}`))));
       });
     }),
   );

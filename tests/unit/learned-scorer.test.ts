@@ -101,20 +101,32 @@ describe("the veto inside scanTools", () => {
   });
 });
 
-describe("training: leave-one-file-out on worker threads", () => {
+describe("training: grouped folds on worker threads", () => {
   it("gives the same probabilities, bit for bit, on two threads as in one (three small tuning files)", async () => {
     const { caseData, tuningCases } = await import("@/scripts/detector/dataset");
-    const { outOfFold } = await import("@/scripts/detector/lofo");
+    const { outOfFold } = await import("@/scripts/detector/folds");
     const cases = tuningCases()
       .filter((c) => ["hard-negatives.json", "twins.json", "multilingual.json"].includes(c.file))
       .map((c) => caseData(c, ["all"]));
     expect(new Set(cases.map((c) => c.file)).size).toBe(3);
     const settings = { lambda: 1e-5, variant: "all" as const };
-    const inline = await outOfFold(cases, settings, 1);
-    const threaded = await outOfFold(cases, settings, 2);
+    const inline = await outOfFold(cases, settings, { threads: 1 });
+    const threaded = await outOfFold(cases, settings, { threads: 2 });
     expect(inline.every((p, i) => p.length === cases[i]!.items.length)).toBe(true);
     expect(threaded).toEqual(inline);
     // Out of fold means each file was scored by a model that never saw it: not all the same number.
     expect(new Set(inline.flat().map((p) => p.toFixed(6))).size).toBeGreaterThan(10);
   }, 60_000);
+
+  it("groups whole files into folds of about equal size, largest first, deterministically", async () => {
+    const { groupFiles } = await import("@/scripts/detector/folds");
+    // Files a..e with 50, 40, 30, 20, 10 cases, worked by hand for k = 2:
+    // a(50) → fold 0; b(40) → fold 1; c(30) → fold 1 (40 < 50); d(20) → fold 0 (50 < 70); e(10) → fold 0 (70 = 70, the lower).
+    const sizes: Record<string, number> = { c: 30, a: 50, e: 10, b: 40, d: 20 };
+    const cases = Object.entries(sizes).flatMap(([file, n]) => Array.from({ length: n }, () => ({ file }))) as never;
+    expect(groupFiles(cases, 2)).toEqual([["a", "d", "e"], ["b", "c"]]);
+    // One fold per file when k is missing or not below the number of files (leave-one-file-out).
+    expect(groupFiles(cases)).toEqual([["a"], ["b"], ["c"], ["d"], ["e"]]);
+    expect(groupFiles(cases, 5)).toEqual([["a"], ["b"], ["c"], ["d"], ["e"]]);
+  });
 });
