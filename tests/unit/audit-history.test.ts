@@ -98,23 +98,23 @@ describe("scanChange() — family F", () => {
     expect(rules({ before, after, notified: true, serverVersionChanged: true })).toEqual(["R27:medium"]);
   });
 
-  it.each<[string, Record<string, unknown>, boolean, "high" | "medium"]>([
+  it.each<[string, Record<string, unknown>, boolean, "high" | "low"]>([
     ["required free text", { type: "string" }, true, "high"],
     ["a required URL", { type: "string", format: "uri" }, true, "high"],
     ["a required path (by its description)", { type: "string", maxLength: 40, description: "Where to copy the file" }, true, "high"],
     // Optional and ordinary: an honest release adds these all the time.
-    ["optional free text", { type: "string" }, false, "medium"],
-    ["an optional URL", { type: "string", format: "uri" }, false, "medium"],
-    ["a short constrained string", { type: "string", maxLength: 40, description: "Display label" }, true, "medium"],
-    ["a boolean", { type: "boolean" }, true, "medium"],
-    ["an enum", { type: "string", enum: ["a", "b"] }, true, "medium"],
+    ["optional free text", { type: "string" }, false, "low"],
+    ["an optional URL", { type: "string", format: "uri" }, false, "low"],
+    ["a short constrained string", { type: "string", maxLength: 40, description: "Display label" }, true, "low"],
+    ["a boolean", { type: "boolean" }, true, "low"],
+    ["an enum", { type: "string", enum: ["a", "b"] }, true, "low"],
   ])("R28: a new parameter that is %s is %s", (_about, schema, required, severity) => {
     expect(rules(change([withProp("extra_arg", schema, required), other]))).toContain(`R28:${severity}`);
   });
 
   it("R28: a path-named parameter is high whatever its type says, when required", () => {
     expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }, true), other]))).toContain("R28:high");
-    expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }), other]))).toContain("R28:medium");
+    expect(rules(change([withProp("backup_path", { type: "string", maxLength: 40 }), other]))).toContain("R28:low");
   });
 
   it.each([
@@ -127,8 +127,8 @@ describe("scanChange() — family F", () => {
     expect(rules(change([withProp(name, { type: "string", ...extra }), other]))).toContain("R28:high");
   });
 
-  it.each([["since"], ["timezone"], ["idempotency_key"], ["thread_ts"], ["due_date"]])("R28: an optional %s parameter on an honest release is medium", (name) => {
-    expect(rules(change([withProp(name, { type: "string" }), other]))).toContain("R28:medium");
+  it.each([["since"], ["timezone"], ["idempotency_key"], ["thread_ts"], ["due_date"]])("R28: an optional %s parameter on an honest release is low", (name) => {
+    expect(rules(change([withProp(name, { type: "string" }), other]))).toContain("R28:low");
   });
 
   it("R29: a change with neither list_changed nor a version bump is silent (low: how it arrived, not what it says)", () => {
@@ -136,6 +136,13 @@ describe("scanChange() — family F", () => {
     expect(rules(change(after, { notified: false, serverVersionChanged: false }))).toEqual(["R29:low"]);
     expect(rules(change(after, { notified: true, serverVersionChanged: false }))).toEqual([]);
     expect(rules(change(after, { notified: false, serverVersionChanged: true }))).toEqual([]);
+  });
+
+  it("R29: a tool added to the list silently is low too; the new tool's own text is judged as a first-seen tool", () => {
+    const added = { name: "list_dir", description: "List a directory.", inputSchema: { type: "object", properties: { path: { type: "string" } } } };
+    const found = scanChange(change([readFile(), other, added], { notified: false, serverVersionChanged: false }));
+    expect(found.map((f) => [f.ruleId, f.severity, f.toolName, f.evidence.text])).toEqual([["R29", "low", null, "1 added, 0 removed"]]);
+    expect(rules(change([readFile(), other, added]))).toEqual([]);
   });
 
   it("R30: a rename is judged as a change of the old tool, also when the body was rewritten", () => {

@@ -194,11 +194,11 @@ describe("the third round", () => {
     expect(rulesAtHigh([t])).toContain("R4");
   });
 
-  it("a new pagination cursor on an honest release is not a free-text channel (R28 medium)", () => {
+  it("a new pagination cursor on an honest release is not a free-text channel (R28 low)", () => {
     const before = [tool("list_runs", "List runs.", { project: str() })];
     const after = [tool("list_runs", "List runs. Pass the cursor from the previous page.", { project: str(), cursor: str("Opaque cursor from the previous response") })];
     const r28 = scanChange({ before, after, notified: true, serverVersionChanged: true }).filter((f) => f.ruleId === "R28");
-    expect(r28.map((f) => f.severity)).toEqual(["medium"]);
+    expect(r28.map((f) => f.severity)).toEqual(["low"]);
   });
 
   it("stays quiet on a phishing detector's quoted lures and a Twilio call SID", () => {
