@@ -29,6 +29,9 @@ const LAMBDA = 3e-6;
 // 2026-12-06 (docs/rules/R35.md "How the thresholds are chosen") in a fraction of the time.
 const FOLDS = 10;
 const started = Date.now();
+// Hashed before the corpus is read: a file added or edited while training runs (it takes minutes)
+// must not end up in the fingerprint of a model that never saw it. Checked again before writing.
+const fingerprint = trainingFingerprint();
 const cases = tuningCases().map((c) => caseData(c, [VARIANT]));
 const files = [...new Set(cases.map((c) => c.file))].sort();
 const oof = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT }, { folds: FOLDS });
@@ -56,11 +59,15 @@ const out: LearnedModel = {
   blocks: VARIANTS[VARIANT],
   lambda: LAMBDA,
   thresholds,
-  trainedOn: trainingFingerprint(),
+  trainedOn: fingerprint,
   cases: { tuning: cases.length, positives: final.examples.positives, negatives: final.examples.negatives },
   intercept: final.intercept,
   weights: Buffer.from(weights.buffer).toString("base64"),
 };
+if (trainingFingerprint() !== fingerprint) {
+  console.error("train-detector: the corpus, the rules or the training code changed while training ran; nothing written, run it again");
+  process.exit(1);
+}
 const target = path.join(import.meta.dirname, "../lib/detection/learned/model.json");
 fs.writeFileSync(target, `${JSON.stringify(out, null, 1)}\n`);
 console.log(`wrote ${path.relative(process.cwd(), target)} (${(fs.statSync(target).size / 1024).toFixed(0)} KB) in ${((Date.now() - started) / 1000).toFixed(0)} s`);
