@@ -60,11 +60,20 @@ describe("the veto: rule findings on an item the model rates benign are discount
     expect(aggregateSeverity([finding("R8", "low"), finding("R13", "low"), finding("R12", "low"), finding("R3", "low")]).severity).toBe("medium");
   });
 
-  it("never touches findings that add up to critical: text written to fool the model cannot silence strong evidence", () => {
-    const strong = [finding("R18", "critical")];
+  it("never touches a finding that is critical on its own: text written to fool the model cannot silence it", () => {
+    const strong = [finding("R18", "critical"), finding("R8", "medium")];
     expect(vetoFindings(strong, 0.001)).toEqual(strong);
+  });
+
+  it("vetoes findings that only add up to critical (two rules at high on a tool the model rates benign)", () => {
     const twoHigh = [finding("R8", "high"), finding("R33", "high")];
-    expect(vetoFindings(twoHigh, 0.001)).toEqual(twoHigh);
+    expect(aggregateSeverity(twoHigh).severity).toBe("critical");
+    const out = vetoFindings(twoHigh, 0.2);
+    expect(out.map((f) => [f.ruleId, f.severity, f.vetoedBy?.p])).toEqual([
+      ["R8", "low", 0.2],
+      ["R33", "low", 0.2],
+    ]);
+    expect(aggregateSeverity(out).severity).toBe("low");
   });
 
   it("the model file carries a veto below its medium threshold", () => {

@@ -20,7 +20,7 @@ export type LearnedModel = {
   variant: string;
   blocks: FeatureBlocks;
   lambda: number;
-  /** medium / high: R35's own levels. veto: below it the item's rule findings are discounted (unless they add up to critical). */
+  /** medium / high: R35's own levels. veto: below it the item's rule findings are discounted (unless one of them is critical). */
   thresholds: { medium: number; high: number; veto: number };
   trainedOn: string;
   cases: { tuning: number; positives: number; negatives: number };
@@ -82,14 +82,18 @@ export const learnedVetoes = (p: number) => p < model().thresholds.veto;
 
 /**
  * The veto: the findings of an entity whose items the model rates below the veto threshold, lowered
- * to low and marked discounted (shown, but they no longer add up). Why: on leave-one-file-out
- * scores of the tuning files, most of the rules' false positives sit on items the model rates
- * benign, while almost no caught attack does (docs/rules/R35.md, "The veto"). What the veto never
- * touches: findings that add up to critical (two rules at high, or deterministic evidence such as
- * an embedded private key), so text written to fool the model cannot silence strong evidence.
+ * to low and marked discounted (shown, but they no longer add up). Why: on out-of-fold scores of
+ * the tuning files, most of the rules' false positives sit on items the model rates benign, while
+ * almost no caught attack does (docs/rules/R35.md, "The veto"). What the veto never touches: a
+ * finding that is critical on its own (deterministic evidence such as an embedded private key, a
+ * decoded hidden message or a property name that is an instruction), so text written to fool the
+ * model cannot silence it. Findings that only add up to critical (two rules at high) are vetoed
+ * like the rest since 2026-12-06 (night): out of fold on 18,559 tuning cases, exempting them kept
+ * about 60 honest tools and 8 attacks flagged (--fail-on medium 0.852 / 0.030 without the
+ * exemption, 0.853 / 0.036 with it).
  */
 export function vetoFindings(findings: readonly AuditFinding[], p: number): AuditFinding[] {
-  if (aggregateSeverity(findings).severity === "critical") return [...findings];
+  if (findings.some((f) => f.severity === "critical")) return [...findings];
   return findings.map((f) =>
     SEVERITY_RANK[f.severity] < SEVERITY_RANK.low || f.discounted
       ? f
