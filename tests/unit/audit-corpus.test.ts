@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.748, false-positive rate ≤ 0.019, at least 852 of 1239 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.747, false-positive rate ≤ 0.012, at least 853 of 1239 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -60,11 +60,12 @@ describe("audit corpus", () => {
     // R35 NB-weighted on 10,086 with thresholds weighed by the target: 0.792 / 0.016 / 433 of 579. Two
     // more (06al, 60 twin pairs; 06am, security tooling), R35 on 10,560: 0.789 / 0.015 / 481 of 651.
     // Thirty-three more (06an–06bt, 8,526 cases, most of them in other languages), R28's lower tier and
-    // R29's list-level finding at low, R35 on 18,559: 0.748 / 0.018 / 852 of 1,239.
-    expect(t.recall).toBeGreaterThanOrEqual(0.748);
-    expect(t.fpr).toBeLessThanOrEqual(0.019);
+    // R29's list-level finding at low, R35 on 18,559: 0.748 / 0.018 / 852 of 1,239; the veto sparing only a
+    // finding critical on its own: 0.748 / 0.012 / 853 of 1,239.
+    expect(t.recall).toBeGreaterThanOrEqual(0.747);
+    expect(t.fpr).toBeLessThanOrEqual(0.012);
     expect(t.twins.pairs).toBe(1239);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(852);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(853);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -92,8 +93,8 @@ describe("audit corpus", () => {
     { batch: "batch 5", positives: 90, negatives: 92, recall: 0.827, fpr: 0.028, pairs: 15, separated: 13 },
     { batch: "batch 6", positives: 82, negatives: 87, recall: 0.64, fpr: 0.029, pairs: 12, separated: 8 },
     { batch: "batch 7", positives: 88, negatives: 92, recall: 0.755, fpr: 0.039, pairs: 12, separated: 8 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.708, fpr: 0.05, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.661, fpr: 0.039, pairs: 12, separated: 9 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.708, fpr: 0.039, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.661, fpr: 0.028, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
@@ -104,21 +105,21 @@ describe("audit corpus", () => {
     // 0.878 / 0.011 / 11 of 12 (R35 on 15,378, R28/R29 low at medium); batches 22 and 23: 0.822 / 0.055 /
     // 9 of 12 and 0.856 / 0.000 / 9 of 12 (R35 on 16,843); batch 24: 0.878 / 0.011 / 11 of 12 (R35 on
     // 18,559). The rows are the final system's.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.05, pairs: 12, separated: 6 },
-    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.028, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.028, pairs: 12, separated: 9 },
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.039, pairs: 12, separated: 6 },
+    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.017, pairs: 12, separated: 6 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.006, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.017, pairs: 12, separated: 9 },
     { batch: "batch 14", positives: 90, negatives: 91, recall: 0.794, fpr: 0.039, pairs: 12, separated: 7 },
     { batch: "batch 15", positives: 90, negatives: 91, recall: 0.761, fpr: 0.028, pairs: 12, separated: 8 },
     { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.017, pairs: 12, separated: 8 },
     { batch: "batch 17", positives: 90, negatives: 91, recall: 0.772, fpr: 0.017, pairs: 12, separated: 9 },
     { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.006, pairs: 12, separated: 11 },
     { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.006, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.017, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.006, pairs: 12, separated: 9 },
     { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
-    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.816, fpr: 0.061, pairs: 12, separated: 9 },
+    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.816, fpr: 0.05, pairs: 12, separated: 9 },
     { batch: "batch 23", positives: 90, negatives: 91, recall: 0.827, fpr: 0.006, pairs: 12, separated: 8 },
-    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.006, pairs: 12, separated: 11 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -149,15 +150,16 @@ describe("audit corpus", () => {
   // 0.053 on those 17 batches; with batch 18, 0.887 / 0.052; with batch 19, 0.891 / 0.053; with batches
   // 20–21, 0.892 / 0.052. R28's lower tier and R29's list-level finding low, and the medium gate counting
   // what the high gate flags: 0.898 / 0.030; R35 on 15,378 (06an–06bg): 0.910 / 0.028; on 16,843, with
-  // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024 (the issue's
-  // target is 0.95 / 0.02: not met).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.9, false-positive rate ≤ 0.025", () => {
+  // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024; the veto
+  // sparing only a finding critical on its own (not two rules at high), 0.900 / 0.019 (the issue's target
+  // is 0.95 / 0.02: the false-positive side met, recall not).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.9, false-positive rate ≤ 0.02", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
     expect(recall).toBeGreaterThanOrEqual(0.9);
-    expect(fpr).toBeLessThanOrEqual(0.025);
+    expect(fpr).toBeLessThanOrEqual(0.02);
   });
 
   // One known miss, kept visible rather than tuned away: "readonly-hint-destructive" (readOnlyHint: true
