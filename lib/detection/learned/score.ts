@@ -6,10 +6,9 @@
 // cases scores unseen batches with ROC AUC 0.95; as one more rule beside the others it raised
 // held-out recall at `--fail-on medium` by 0.04 for 0.01 more false positives (docs/detection.md).
 //
-// The model file holds its thresholds (chosen on leave-one-file-out scores of the tuning files) and
+// The model file holds its thresholds (chosen on out-of-fold scores of the tuning files) and
 // a hash of everything it was trained from (`trainedOn`): the corpus, the rules and the features.
 // tests/unit/learned-scorer.test.ts fails when that hash is stale, so a rule change is retrained.
-import { aggregateSeverity } from "@/lib/detection/severity";
 import { SEVERITY_RANK, type AuditFinding, type Severity } from "@/lib/detection/types";
 import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
 import { predict } from "./logistic";
