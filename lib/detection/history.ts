@@ -2,7 +2,8 @@
 // annotation drift, new parameters, silent changes, rename evasion and collapse. The diff engine
 // (lib/diff) says what changed; these rules say what the change means for security.
 import { diffTool, diffToolLists, type Finding as DiffFinding } from "@/lib/diff";
-import { isObject } from "@/lib/diff/json";
+import { isObject, lastToken } from "@/lib/diff/json";
+import { resolvePointer } from "@/lib/json-pointer";
 import { toolCues, type CueHit } from "./cues";
 import { crossIndex, type CrossIndex } from "./rules-cross";
 import { FindingSink } from "./sink";
@@ -37,16 +38,6 @@ export function classifyChange(before: ToolLike, after: ToolLike): ChangeClassif
 
 const PATH_OR_URL = /(?:^|_)(?:path|paths|file|files|filename|filepath|dir|directory|folder|url|uri|urls|endpoint|webhook|callback|host|target|destination)(?:$|_)/i;
 
-function resolvePointer(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const token of pointer.split("/").slice(1)) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (!isObject(node) && !Array.isArray(node)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
 const PAGINATION = /^(?:cursor|page_?token|next_?(?:page_?)?token|continuation(?:_?token)?|etag|offset|page|after|before|starting_?after|ending_?before)$/i;
 
 /**
@@ -67,26 +58,25 @@ const CARRIER_OR_SECRET = /pass(?:word|wd|phrase)|secret|token|api_?key|private_
  * against 6 of 444 rug pulls.
  */
 function newParameter(after: ToolLike, pointer: string, required: boolean): { severity: Severity; kind: string } {
-  const name = (pointer.split("/").pop() ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+  const name = lastToken(pointer);
   const schema = resolvePointer(after, pointer);
   const s = isObject(schema) ? schema : {};
   const description = typeof s.description === "string" ? s.description : "";
   const found = parameterKind(name, s, description.toLowerCase());
-  if (found.severity !== "high") return { ...found, severity: "low" };
-  if (required) return found;
+  if (found.severity !== "high" || required) return found;
   return CARRIER_OR_SECRET.test(`${name.replace(/([a-z])([A-Z])/g, "$1_$2")} ${description}`) ? found : { ...found, severity: "low" };
 }
 
-/** What a new parameter can carry, from its name, its schema and its lower-cased description. */
+/** What a new parameter can carry (high: free text, a path or a URL; low: anything else), from its name, its schema and its lower-cased description. */
 function parameterKind(name: string, s: Record<string, unknown>, text: string): { severity: Severity; kind: string } {
   const type = s.type;
   if (PATH_OR_URL.test(name) || s.format === "uri" || s.format === "uri-reference" || /\b(?:path|url|file|directory)\b/.test(text)) return { severity: "high", kind: "path or URL" };
   // Pagination and resource handles echo what the server gave out ("Opaque cursor from the previous response").
-  if (PAGINATION.test(name) || /\b(?:opaque|cursor|page\s+token|from\s+the\s+previous\s+(?:page|response))\b/.test(text)) return { severity: "medium", kind: "pagination token" };
+  if (PAGINATION.test(name) || /\b(?:opaque|cursor|page\s+token|from\s+the\s+previous\s+(?:page|response))\b/.test(text)) return { severity: "low", kind: "pagination token" };
   const stringy = type === "string" || type === undefined || (Array.isArray(type) && type.includes("string"));
   const constrained = Array.isArray(s.enum) || "const" in s || typeof s.pattern === "string" || (typeof s.maxLength === "number" && s.maxLength <= 64) || (typeof s.format === "string" && s.format !== "");
   if (stringy && !constrained) return { severity: "high", kind: "free text" };
-  return { severity: "medium", kind: Array.isArray(s.enum) ? "enum" : String(type ?? "constrained") };
+  return { severity: "low", kind: Array.isArray(s.enum) ? "enum" : String(type ?? "constrained") };
 }
 
 const firstByName = (tools: readonly ToolLike[]) => {
