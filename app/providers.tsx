@@ -70,6 +70,10 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
       // Only diffs that follow the latest snapshot move; a diff between two fixed snapshots never does.
       if (event.type === "snapshot:recorded") void queryClient.invalidateQueries({ queryKey: queryKeys.latestDiffs(event.serverId) });
     },
+    // Whatever was loaded before the socket's rooms were joined (the page's first fetches, or
+    // everything during a lost connection) may have missed an event: refetch what is on screen.
+    // A fetch still in flight is restarted, since it may have read the database before the join.
+    onReady: () => void queryClient.invalidateQueries(),
     // Signed out elsewhere or the session expired: /api/v1/me now answers 401 and the shell sends us to /login.
     onRefused: () => void queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
   });
@@ -83,10 +87,6 @@ function RealtimeBridge({ children }: { children: ReactNode }) {
     previousTeam.current = teamId;
     if (hadTeam) void queryClient.resetQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me()[0] });
   }, [teamId, queryClient]);
-  // After a reconnect we may have missed events: refetch everything on screen.
-  useEffect(() => {
-    if (state.connected && state.reconnects > 0) void queryClient.invalidateQueries();
-  }, [state.connected, state.reconnects, queryClient]);
   return <RealtimeContext.Provider value={state}>{children}</RealtimeContext.Provider>;
 }
 

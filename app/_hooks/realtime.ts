@@ -2,7 +2,7 @@
 
 import { createContext, useCallback, useContext, useEffect, useRef, useState } from "react";
 import { io, type Socket } from "socket.io-client";
-import { SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
+import { READY_EVENT, SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 
 export type RealtimeState = { connected: boolean; reconnects: number; lastEventAt: number | null; reconnect: () => void };
 
@@ -16,26 +16,33 @@ type Options = {
   /** The active team: the socket is in the rooms of all the user's teams, so other teams' events are dropped here. */
   teamId: string | null;
   onEvent: (event: RealtimeEvent) => void;
+  /**
+   * The server has joined this socket to its rooms (first connection and every reconnection):
+   * anything loaded before may have missed an event, so the caller refetches it.
+   */
+  onReady: () => void;
   /** The server dropped the socket for good: the session or key no longer verifies. */
   onRefused: () => void;
 };
 
 /** One socket.io connection per tab, opened afresh whenever the active team changes. */
-export function useRealtimeConnection({ enabled, teamId, onEvent, onRefused }: Options): RealtimeState {
+export function useRealtimeConnection({ enabled, teamId, onEvent, onReady, onRefused }: Options): RealtimeState {
   const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, reconnects: 0, lastEventAt: null });
-  const handler = useRef({ onEvent, onRefused });
+  const handler = useRef({ onEvent, onReady, onRefused });
   const socketRef = useRef<Socket | null>(null);
   useEffect(() => {
-    handler.current = { onEvent, onRefused };
+    handler.current = { onEvent, onReady, onRefused };
   });
 
   useEffect(() => {
     if (!enabled || !teamId) return;
     const socket = io({ path: "/socket.io", withCredentials: true });
     socketRef.current = socket;
-    let connects = 0;
-    socket.on("connect", () => {
-      setState((s) => ({ ...s, connected: true, reconnects: connects++ > 0 ? s.reconnects + 1 : s.reconnects }));
+    let readies = 0;
+    // "connect" only opens the transport; the rooms are joined (and events heard) from READY_EVENT on.
+    socket.on(READY_EVENT, () => {
+      setState((s) => ({ ...s, connected: true, reconnects: readies++ > 0 ? s.reconnects + 1 : s.reconnects }));
+      handler.current.onReady();
     });
     socket.on("disconnect", (reason) => {
       setState((s) => ({ ...s, connected: false }));

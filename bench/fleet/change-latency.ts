@@ -1,6 +1,6 @@
 import pg from "pg";
 import { io } from "socket.io-client";
-import { REALTIME_CHANNEL, SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
+import { READY_EVENT, REALTIME_CHANNEL, SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 import { percentile } from "./product-api";
 import type { Running } from "./sweep";
 
@@ -36,11 +36,11 @@ export async function measureChangeLatency(run: Running, changes: number, capMs:
   socket.on(SOCKET_EVENT, (event: RealtimeEvent) => {
     if (event.type === "snapshot:recorded") waiting.get(event.serverId)?.({ snapshotId: event.snapshotId, at: Date.now() });
   });
+  // Rooms are joined after "connect"; READY_EVENT says they are.
   await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
+    socket.once(READY_EVENT, () => resolve());
     socket.once("connect_error", reject);
   });
-  await new Promise((r) => setTimeout(r, 500)); // rooms are joined just after connect
 
   const legs = { toTakenAt: [] as number[], toCommit: [] as number[], toSocket: [] as number[] };
   let missed = 0;

@@ -31,6 +31,13 @@ export const shareRoom = (linkId: string) => `share:${linkId}`;
 export const SOCKET_EVENT = "toolwatch";
 
 /**
+ * Sent once per connection, with no payload, after the server has put the socket in its rooms
+ * (which takes a membership read after "connect"). Only from then on is every event heard, so a
+ * page counts itself live, and refetches what it loaded before, on this message, not on "connect".
+ */
+export const READY_EVENT = "toolwatch:ready";
+
+/**
  * What a share link's sockets (auth: { shareToken }) receive on SHARE_SOCKET_EVENT. No tenant id
  * and no other server's id: the page refetches GET /api/v1/share/{token}. `share:revoked` is
  * sent for revoked and expired links and deleted views alike, just before the server disconnects.

@@ -199,4 +199,28 @@ describe("history and diffs in Chromium", () => {
     await page.goto(`/servers/${silentId}/diff`);
     await page.getByTestId("no-snapshots").waitFor({ timeout: 15_000 });
   });
+
+  // The race behind a CI failure: the page read the server before its first snapshot, and the
+  // snapshot's event went out before the socket was in the team's room. The socket is held off
+  // (its requests aborted) until the snapshot exists, so the event is certainly missed; the page
+  // must still catch up once the server says the rooms are joined (toolwatch:ready).
+  it("a page whose socket joins after the first snapshot still shows it, and its diff", async () => {
+    const late = await context.newPage();
+    await late.route("**/socket.io/**", (route) => route.abort());
+    const lateId = await addHttpServer(account, "late-joiner", fixture.url, { enabled: false });
+    await late.goto(`/servers/${lateId}`);
+    await expect.poll(() => late.getByTestId("server-tool-count").innerText(), { timeout: 15_000 }).toBe("—");
+    expect(await late.getByTestId("live-indicator").innerText()).toBe("offline");
+    await ok(account, "PATCH", `/api/v1/servers/${lateId}`, { enabled: true });
+    await expect
+      .poll(async () => ((await ok(account, "GET", `/api/v1/servers/${lateId}/snapshots`)) as { items: unknown[] }).items.length, { timeout: 30_000 })
+      .toBe(1);
+    expect(await late.getByTestId("server-tool-count").innerText()).toBe("—"); // nothing told the page yet
+    await late.unroute("**/socket.io/**");
+    await late.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 20_000 });
+    await expect.poll(() => late.getByTestId("server-tool-count").innerText(), { timeout: 10_000 }).toBe("3");
+    await late.getByTestId("timeline-item").first().getByTestId("timeline-diff-link").click();
+    await expect.poll(() => late.locator('[data-testid="diff-tool"][data-kind="added"]').count(), { timeout: 15_000 }).toBe(3);
+    await late.close();
+  });
 });

@@ -9,7 +9,7 @@ import { removeMember } from "@/lib/auth/members";
 import { createTeam } from "@/lib/auth/teams";
 import type { ServiceContext } from "@/lib/context";
 import { closeDb, getDb } from "@/lib/db";
-import { SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
+import { READY_EVENT, SOCKET_EVENT, tenantRoom, type RealtimeEvent } from "@/lib/realtime/events";
 import { attachSocketServer, type SocketServer } from "@/lib/realtime/node/socket-server";
 import { notifyInTx } from "@/lib/realtime/notify";
 import { testDatabaseUrl } from "@/tests/helpers/test-database";
@@ -143,6 +143,19 @@ describe("socket.io: authenticated handshakes, server-chosen rooms", () => {
     await delivered(b, teamB.id);
     await notDelivered(b, teamA.id, teamB.id);
     await notDelivered(a, teamB.id, teamA.id);
+  });
+
+  it("says toolwatch:ready only once the socket is in every room of its teams, so an event sent then is heard", async () => {
+    const c = open({ cookie: carol.cookie });
+    const roomsAtReady = await new Promise<[boolean, boolean]>((resolve) =>
+      c.socket.once(READY_EVENT, () =>
+        void Promise.all([teamA, teamB].map(async (t) => (await sockets.io.in(tenantRoom(t.id)).fetchSockets()).some((s) => s.id === c.socket.id))).then((r) => resolve([r[0]!, r[1]!])),
+      ),
+    );
+    expect(roomsAtReady).toEqual([true, true]);
+    // One NOTIFY, no retries (delivered() would retry until one lands).
+    const serverId = await notify(teamA.id);
+    await waitUntil("the first event after ready", () => got(c, serverId));
   });
 
   it("view and share-link changes reach the team's own sockets (views pages refetch) and no other team's", async () => {

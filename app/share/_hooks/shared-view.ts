@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { io } from "socket.io-client";
-import { SHARE_SOCKET_EVENT, type ShareSocketEvent } from "@/lib/realtime/events";
+import { READY_EVENT, SHARE_SOCKET_EVENT, type ShareSocketEvent } from "@/lib/realtime/events";
 import { SHARE_REFRESH_HEADER, type SharedViewDto } from "@/lib/views/view-dto";
 import { ApiError } from "@/app/_hooks/api";
 import type { RealtimeState } from "@/app/_hooks/realtime";
@@ -73,11 +73,13 @@ export function useShareSocket(token: string, enabled: boolean, onGone: () => vo
       }, REFETCH_DELAY_MS);
     };
     const socket = io({ path: "/socket.io", auth: { shareToken: token }, withCredentials: false });
-    let connects = 0;
-    socket.on("connect", () => {
-      setState((s) => ({ ...s, connected: true, reconnects: connects++ > 0 ? s.reconnects + 1 : s.reconnects }));
-      // Whatever changed between the page load (or a lost connection) and now.
-      void queryClient.invalidateQueries({ queryKey: sharedViewKey(token) }, { cancelRefetch: false });
+    let readies = 0;
+    // Live from READY_EVENT (the link's room joined), not from "connect": an event in between is lost.
+    socket.on(READY_EVENT, () => {
+      setState((s) => ({ ...s, connected: true, reconnects: readies++ > 0 ? s.reconnects + 1 : s.reconnects }));
+      // Whatever changed between the page load (or a lost connection) and now; a fetch still in
+      // flight is restarted, since it may have read the database before the join.
+      void queryClient.invalidateQueries({ queryKey: sharedViewKey(token) });
     });
     socket.on("disconnect", (reason) => {
       setState((s) => ({ ...s, connected: false }));

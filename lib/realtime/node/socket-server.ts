@@ -5,7 +5,7 @@ import { authenticate, type Principal } from "@/lib/auth/authenticate";
 import { listTeamsOf } from "@/lib/auth/teams";
 import { getDb, type Db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { SOCKET_EVENT, tenantRoom, userRoom, type RealtimeEvent } from "@/lib/realtime/events";
+import { READY_EVENT, SOCKET_EVENT, tenantRoom, userRoom, type RealtimeEvent } from "@/lib/realtime/events";
 import { listenForEvents } from "@/lib/realtime/listen";
 import { authenticateShareSocket, createShareRelay, type ShareSocketData } from "./share-sockets";
 
@@ -23,6 +23,8 @@ import { authenticateShareSocket, createShareRelay, type ShareSocketData } from 
 //   socket.disconnect().connect() itself.
 // - a socket whose session or key stops verifying (signed out, revoked, expired) is dropped for
 //   good (server-side disconnect: clients do not retry), checked every `revalidateMs`.
+// Joining takes a membership read after the client's "connect", and an event sent in between
+// would be lost: READY_EVENT tells the client when its rooms are joined.
 // A public share page's socket (`auth: { shareToken }`) is in its link's room only; what it
 // hears, and when it is dropped, is decided in ./share-sockets.ts.
 
@@ -75,7 +77,9 @@ export function attachSocketServer(httpServer: HttpServer, options: SocketServer
   io.on("connection", (socket) => {
     const { principal, share } = socket.data;
     const joined = share ? shares.join(socket) : principal ? joinRooms(db, socket, principal) : Promise.reject(new Error("no identity"));
-    void joined.catch((error: Error) => {
+    void joined.then(() => {
+      if (socket.connected) socket.emit(READY_EVENT);
+    }, (error: Error) => {
       log(`socket ${socket.id}: could not join its rooms (${error.message}); dropping it`);
       socket.disconnect(true);
     });
