@@ -4,9 +4,9 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState } f
 import { io, type Socket } from "socket.io-client";
 import { READY_EVENT, SOCKET_EVENT, type RealtimeEvent } from "@/lib/realtime/events";
 
-export type RealtimeState = { connected: boolean; reconnects: number; lastEventAt: number | null; reconnect: () => void };
+export type RealtimeState = { connected: boolean; lastEventAt: number | null; reconnect: () => void };
 
-const initial: RealtimeState = { connected: false, reconnects: 0, lastEventAt: null, reconnect: () => undefined };
+const initial: RealtimeState = { connected: false, lastEventAt: null, reconnect: () => undefined };
 export const RealtimeContext = createContext<RealtimeState>(initial);
 export const useRealtime = () => useContext(RealtimeContext);
 
@@ -27,7 +27,7 @@ type Options = {
 
 /** One socket.io connection per tab, opened afresh whenever the active team changes. */
 export function useRealtimeConnection({ enabled, teamId, onEvent, onReady, onRefused }: Options): RealtimeState {
-  const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, reconnects: 0, lastEventAt: null });
+  const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, lastEventAt: null });
   const handler = useRef({ onEvent, onReady, onRefused });
   const socketRef = useRef<Socket | null>(null);
   useEffect(() => {
@@ -38,10 +38,9 @@ export function useRealtimeConnection({ enabled, teamId, onEvent, onReady, onRef
     if (!enabled || !teamId) return;
     const socket = io({ path: "/socket.io", withCredentials: true });
     socketRef.current = socket;
-    let readies = 0;
     // "connect" only opens the transport; the rooms are joined (and events heard) from READY_EVENT on.
     socket.on(READY_EVENT, () => {
-      setState((s) => ({ ...s, connected: true, reconnects: readies++ > 0 ? s.reconnects + 1 : s.reconnects }));
+      setState((s) => ({ ...s, connected: true }));
       handler.current.onReady();
     });
     socket.on("disconnect", (reason) => {

@@ -57,7 +57,7 @@ export function useSharedViewQuery(token: string, enabled: boolean) {
  */
 export function useShareSocket(token: string, enabled: boolean, onGone: () => void): RealtimeState {
   const queryClient = useQueryClient();
-  const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, reconnects: 0, lastEventAt: null });
+  const [state, setState] = useState<Omit<RealtimeState, "reconnect">>({ connected: false, lastEventAt: null });
   const goneRef = useRef(onGone);
   useEffect(() => {
     goneRef.current = onGone;
@@ -73,10 +73,9 @@ export function useShareSocket(token: string, enabled: boolean, onGone: () => vo
       }, REFETCH_DELAY_MS);
     };
     const socket = io({ path: "/socket.io", auth: { shareToken: token }, withCredentials: false });
-    let readies = 0;
     // Live from READY_EVENT (the link's room joined), not from "connect": an event in between is lost.
     socket.on(READY_EVENT, () => {
-      setState((s) => ({ ...s, connected: true, reconnects: readies++ > 0 ? s.reconnects + 1 : s.reconnects }));
+      setState((s) => ({ ...s, connected: true }));
       // Whatever changed between the page load (or a lost connection) and now; a fetch still in
       // flight is restarted, since it may have read the database before the join.
       void queryClient.invalidateQueries({ queryKey: sharedViewKey(token) });
