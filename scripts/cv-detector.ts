@@ -65,7 +65,7 @@ const grid: TrainSettings[] = process.argv.includes("--quick")
 let best: { s: TrainSettings; probs: number[][]; n: ReturnType<typeof nested> } | null = null;
 for (const s of grid) {
   const t0 = Date.now();
-  const probs = await outOfFold(cases, s);
+  const { probs } = await outOfFold(cases, s);
   const n = nested(probs);
   const tPooled = chooseThresholds(cases, probs, LIMITS);
   console.log(`λ=${s.lambda} variant=${s.variant} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);

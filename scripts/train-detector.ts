@@ -8,8 +8,11 @@
 //    allows 0.05 of misses and 0.02 of false positives), while the fusion's false-positive rate stays
 //    at most the rules' own at each gate (scripts/detector/metrics.ts chooseThresholds, FP_WEIGHT,
 //    LIMITS).
-// 2. The model is then trained on every tuning file and written with those thresholds and the hash
-//    of its inputs (scripts/detector/fingerprint.ts).
+//    The scores are those of both views (lib/detection/learned/sentences.ts: the whole item, and each
+//    sentence alone) stacked by a logistic regression fitted on the same out-of-fold scores
+//    (scripts/detector/train.ts fitStack).
+// 2. Both views are then trained on every tuning file and written with the stack, those thresholds
+//    and the hash of its inputs (scripts/detector/fingerprint.ts).
 // Configuration (features "all", λ 3e-6, NB-weighted fits: scripts/detector/train.ts): the grid in
 // scripts/cv-detector.ts on 2026-12-06 chose "all" (ROC AUC 0.974; text only 0.946) at λ 1e-5; on
 // 5 grouped folds of 8,395 cases λ 3e-6 ranked a little better (AUC 0.9733 → 0.9743, recall at 5 %
@@ -34,15 +37,21 @@ const started = Date.now();
 const fingerprint = trainingFingerprint();
 const cases = tuningCases().map((c) => caseData(c, [VARIANT]));
 const files = [...new Set(cases.map((c) => c.file))].sort();
-const oof = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT }, { folds: FOLDS });
+const { probs: oof, item: oofItem, sentence: oofSentence, stack } = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT }, { folds: FOLDS });
 // `--save-oof FILE`: the out-of-fold probabilities with each case's id, file and label, for trying
 // other threshold rules without refitting (JSON lines).
 const saveAt = process.argv.indexOf("--save-oof");
-if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt + 1]!, cases.map((c, i) => JSON.stringify({ id: c.id, file: c.file, label: c.label, p: oof[i] })).join("\n") + "\n");
+if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt + 1]!, cases.map((c, i) => JSON.stringify({ id: c.id, file: c.file, label: c.label, p: oof[i], item: oofItem[i], sentence: oofSentence[i] })).join("\n") + "\n");
 const thresholds = chooseThresholds(cases, oof, LIMITS);
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;
-console.log(`${cases.length} tuning tool-list cases, ${files.length} files in ${Math.min(FOLDS, files.length)} folds; thresholds medium ${thresholds.medium}, high ${thresholds.high}, veto ${thresholds.veto}`);
+console.log(`${cases.length} tuning tool-list cases, ${files.length} files in ${Math.min(FOLDS, files.length)} folds; stack ${stack.item.toFixed(3)}·logit(item) + ${stack.sentence.toFixed(3)}·logit(sentence) + ${stack.intercept.toFixed(3)}; thresholds medium ${thresholds.medium}, high ${thresholds.high}, veto ${thresholds.veto}`);
+// Each view alone, on the same folds (docs/rules/R35.md "Two views" quotes them).
+for (const [name, probs] of [["item view alone", oofItem], ["sentence view alone", oofSentence.map((ps, i) => ps.map((s, j) => s ?? oofItem[i]![j]!))]] as const) {
+  const t = chooseThresholds(cases, probs, LIMITS);
+  const tab1 = table(cases, probs, t);
+  console.log(`  ${name} (thresholds ${t.medium} / ${t.high} / veto ${t.veto}): high gate ${rate(tab1.fusion.high)}; medium gate ${rate(tab1.fusion.medium)}`);
+}
 console.log(`out-of-fold, high gate: rules ${rate(tab.rules.high)} → with R35 ${rate(tab.fusion.high)}; medium gate: rules ${rate(tab.rules.medium)} → with R35 ${rate(tab.fusion.medium)}`);
 // For comparison (docs/rules/R35.md quotes them): the same choice without the veto, and the choice
 // of before 2026-12-06's afternoon (most catches within the rules' false-positive rate, FP_WEIGHT 0).
@@ -52,9 +61,9 @@ for (const [name, t] of [["without the veto", chooseThresholds(cases, oof, LIMIT
 }
 
 const final = trainScorer(cases, { lambda: LAMBDA, variant: VARIANT });
-const weights = Float32Array.from(final.weights);
+const base64 = (w: Float64Array) => Buffer.from(Float32Array.from(w).buffer).toString("base64");
 const out: LearnedModel = {
-  version: 1,
+  version: 2,
   variant: VARIANT,
   blocks: VARIANTS[VARIANT],
   lambda: LAMBDA,
@@ -62,7 +71,9 @@ const out: LearnedModel = {
   trainedOn: fingerprint,
   cases: { tuning: cases.length, positives: final.examples.positives, negatives: final.examples.negatives },
   intercept: final.intercept,
-  weights: Buffer.from(weights.buffer).toString("base64"),
+  weights: base64(final.weights),
+  sentence: { intercept: final.sentence.intercept, weights: base64(final.sentence.weights) },
+  stack,
 };
 if (trainingFingerprint() !== fingerprint) {
   console.error("train-detector: the corpus, the rules or the training code changed while training ran; nothing written, run it again");

@@ -49,7 +49,7 @@ export const AUDIT_RULES: readonly RuleInfo[] = [
   rule("R31", "F", "per-identity-divergence", "medium", "Different definitions for different identities (needs per-identity probes; not produced by scanTools/scanChange).", false),
   rule("R32", "F", "collapse", "high", "The tool count dropped to zero, or sharply, against the previous snapshots."),
   rule("R33", "C", "converging-signals", "high", "Several independent weak signals in one sentence (data moved, a sensitive object, a destination that is not the user, concealment, a standing order, an object outside the tool's purpose, asking the user for a credential), or a fixed outside address as the default of a destination parameter."),
-  rule("R35", "G", "learned-scorer", "high", "A logistic regression over character and word n-grams, structural signals and the other rules' hits, trained on the tuning corpus only (npm run train-detector): its probability that an item is poisoned, at medium or high by thresholds chosen on held-apart tuning files."),
+  rule("R35", "G", "learned-scorer", "high", "Two logistic regressions over character and word n-grams and structural signals, one over the whole item with the other rules' hits and one over each sentence alone, stacked and trained on the tuning corpus only (npm run train-detector): the probability that an item is poisoned, at medium or high by thresholds chosen on held-apart tuning files."),
   rule("R34", "E", "misplaced-directive", "high", "An order to the agent where text documents data, not an action: a call to a tool, words addressed to the agent, or data sent to a fixed outside address in an enum value, default, example, output-schema field, property title, or a resource's or template's description."),
 ];
 

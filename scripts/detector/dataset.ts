@@ -4,6 +4,7 @@
 // vetoed, so the cross-validation can judge the fusion for any thresholds without rescanning.
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
 import { itemFeatures, type FeatureBlocks, type SparseVector } from "@/lib/detection/learned/features";
+import { sentenceVectors } from "@/lib/detection/learned/sentences";
 import { scanToolsDetailed, vetoReplacements, type ScannedItem } from "@/lib/detection/scan-tools";
 import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Severity } from "@/lib/detection";
 import { loadCorpus, type CorpusCase } from "@/tests/fixtures/audit-corpus/evaluate";
@@ -26,6 +27,8 @@ export type Item = {
   x: Partial<Record<Variant, SparseVector>>;
   /** The rules' aggregated severity on this item (rank, -1 for none). */
   ruleRank: number;
+  /** The sentence view's vectors (lib/detection/learned/sentences.ts), one per sentence. */
+  sentences: SparseVector[];
 };
 
 export type CaseData = {
@@ -77,6 +80,7 @@ export function caseData(c: CorpusCase, variants: readonly Variant[] = Object.ke
     key,
     x: Object.fromEntries(variants.map((k) => [k, itemFeatures(input, VARIANTS[k]).vector])),
     ruleRank: rank(aggregateSeverity(input.findings).severity),
+    sentences: sentenceVectors(input),
   }));
   // What the veto would leave of each entity: its items' own findings discounted, list-level ones kept.
   const vetoed = vetoReplacements(scanned, () => true);

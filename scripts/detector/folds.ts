@@ -11,13 +11,14 @@ import os from "node:os";
 import { Worker } from "node:worker_threads";
 import { predict } from "@/lib/detection/learned/logistic";
 import { vectorOf, type CaseData } from "./dataset";
-import { trainScorer, type TrainSettings } from "./train";
+import { fitStack, sentenceProbability, stackedProbabilities, trainScorer, type TrainSettings } from "./train";
+import type { Stack } from "@/lib/detection/learned/stack";
 
 /** One fold: the files held back together. */
 export type Fold = readonly string[];
 export type FoldJob = { cases: readonly CaseData[]; settings: TrainSettings; folds: readonly Fold[] };
-/** One fold's result: the probabilities of the held-back files' cases, by case index. */
-export type FoldResult = { probs: Array<[number, number[]]> };
+/** One fold's result: the held-back files' cases, by case index, with each item's probability by the item view and by the sentence view (null: no sentence). */
+export type FoldResult = { probs: Array<[number, number[], Array<number | null>]> };
 
 /**
  * Files into `k` folds of about equal case counts: largest file first, each into the fold with the
@@ -43,9 +44,9 @@ export function groupFiles(cases: readonly CaseData[], k?: number): Fold[] {
 export function fitFold(cases: readonly CaseData[], settings: TrainSettings, held: Fold): FoldResult {
   const out = new Set(held);
   const model = trainScorer(cases.filter((c) => !out.has(c.file)), settings);
-  const probs: Array<[number, number[]]> = [];
+  const probs: FoldResult["probs"] = [];
   cases.forEach((c, i) => {
-    if (out.has(c.file)) probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant)))]);
+    if (out.has(c.file)) probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant))), c.items.map((it) => sentenceProbability(model.sentence, it))]);
   });
   return { probs };
 }
@@ -55,15 +56,30 @@ export function fitFold(cases: readonly CaseData[], settings: TrainSettings, hel
 const WORKER_ENTRY = new URL("./fold-worker.ts", import.meta.url).href;
 const WORKER_BOOT = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(WORKER_ENTRY)}); });`;
 
-/** probs[i][j]: item j of case i, scored by the model that never saw case i's file. */
-export async function outOfFold(cases: readonly CaseData[], settings: TrainSettings, options: { threads?: number; folds?: number } = {}): Promise<number[][]> {
+/**
+ * Out-of-fold scores: `probs[i][j]`, item j of case i scored by the models that never saw case i's
+ * file, the two views stacked by `stack`, which is fitted on these same out-of-fold scores; and
+ * each view's own scores (`item`, `sentence`).
+ */
+export type OutOfFold = { probs: number[][]; item: number[][]; sentence: Array<Array<number | null>>; stack: Stack };
+
+export async function outOfFold(cases: readonly CaseData[], settings: TrainSettings, options: { threads?: number; folds?: number } = {}): Promise<OutOfFold> {
   const folds = groupFiles(cases, options.folds);
-  const out: number[][] = cases.map(() => []);
-  const take = (r: FoldResult) => r.probs.forEach(([i, p]) => (out[i] = p));
+  const item: number[][] = cases.map(() => []);
+  const sentence: Array<Array<number | null>> = cases.map(() => []);
+  const take = (r: FoldResult) =>
+    r.probs.forEach(([i, p, s]) => {
+      item[i] = p;
+      sentence[i] = s;
+    });
+  const done = (): OutOfFold => {
+    const stack = fitStack(cases, item, sentence);
+    return { probs: stackedProbabilities(stack, item, sentence), item, sentence, stack };
+  };
   const n = Math.min(options.threads ?? Math.max(1, os.availableParallelism()), folds.length);
   if (n <= 1) {
     for (const f of folds) take(fitFold(cases, settings, f));
-    return out;
+    return done();
   }
   // Each worker gets every n-th fold; the data is copied once per worker (structured clone).
   await Promise.all(
@@ -77,5 +93,5 @@ export async function outOfFold(cases: readonly CaseData[], settings: TrainSetti
       });
     }),
   );
-  return out;
+  return done();
 }

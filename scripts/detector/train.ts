@@ -9,6 +9,9 @@
 // The other items of a malicious case are left out, not used as negatives: they may be the
 // accomplices of a cross-tool attack, and the corpus does not say.
 //
+// The sentence view (lib/detection/learned/sentences.ts) is trained on the same positives, each a bag
+// of sentences (trainSentences); the two views are stacked on out-of-fold scores (fitStack).
+//
 // Each fit is NB-weighted (Wang & Manning 2012, "NBSVM"): every feature is first scaled by
 // |log-count ratio| between the positive and negative examples, so the L2 penalty falls lightly on
 // features that separate the classes and heavily on the rest; the learned weights are multiplied
@@ -18,6 +21,7 @@
 import { FEATURE_BITS } from "@/lib/detection/learned/features";
 import { SEVERITY_RANK } from "@/lib/detection";
 import { predict, trainLogistic, type Example, type Trained } from "@/lib/detection/learned/logistic";
+import { cappedLogit, stackedProbability, type Stack } from "@/lib/detection/learned/stack";
 import { vectorOf, type CaseData, type Variant } from "./dataset";
 
 export type { Variant };
@@ -44,20 +48,21 @@ function examplesOf(cases: readonly CaseData[], positives: ReadonlyArray<[number
   const neg: Example[] = [];
   for (const c of cases) if (c.label === 0) for (const it of c.items) neg.push({ x: v(it), y: 0, weight: 1 });
   const pos: Example[] = positives.map(([ci, ii]) => ({ x: v(cases[ci]!.items[ii]!), y: 1, weight: 1 }));
-  // Balance the classes: each side carries half of the total weight.
-  const total = neg.length + pos.length;
-  for (const e of neg) e.weight = total / (2 * neg.length);
-  for (const e of pos) e.weight = total / (2 * pos.length);
-  return [...neg, ...pos];
+  return balance([...neg, ...pos]);
 }
 
-/** |log((p_j/|p|)/(q_j/|q|))| with add-one smoothing: how strongly feature j leans to one class. */
-function logCountRatio(examples: readonly Example[], dims: number): Float64Array {
+/**
+ * |log((p_j/|p|)/(q_j/|q|))| with add-one smoothing: how strongly feature j leans to one class.
+ * `weighted`: each example counts by its weight (the sentence view's first round, where a bag's
+ * sentences share one positive); the item view counts each example once.
+ */
+function logCountRatio(examples: readonly Example[], dims: number, weighted = false): Float64Array {
   const p = new Float64Array(dims).fill(1);
   const q = new Float64Array(dims).fill(1);
   for (const e of examples) {
     const side = e.y ? p : q;
-    for (let i = 0; i < e.x.index.length; i++) side[e.x.index[i]!]! += Math.abs(e.x.value[i]!);
+    const w = weighted ? e.weight : 1;
+    for (let i = 0; i < e.x.index.length; i++) side[e.x.index[i]!]! += Math.abs(e.x.value[i]!) * w;
   }
   let sp = 0;
   let sq = 0;
@@ -71,8 +76,8 @@ function logCountRatio(examples: readonly Example[], dims: number): Float64Array
 }
 
 /** A logistic fit on NB-scaled features, returned as weights over the unscaled ones. */
-function fitNB(examples: readonly Example[], dims: number, lambda: number): Trained {
-  const r = logCountRatio(examples, dims);
+function fitNB(examples: readonly Example[], dims: number, lambda: number, weighted = false): Trained {
+  const r = logCountRatio(examples, dims, weighted);
   const scaled = examples.map((e) => ({ ...e, x: { index: e.x.index, value: e.x.value.map((v, i) => v * r[e.x.index[i]!]!) } }));
   const m = trainLogistic(scaled, { dims, lambda });
   const weights = new Float64Array(dims);
@@ -80,7 +85,76 @@ function fitNB(examples: readonly Example[], dims: number, lambda: number): Trai
   return { ...m, weights };
 }
 
-export function trainScorer(cases: readonly CaseData[], settings: TrainSettings): Trained & { examples: { positives: number; negatives: number } } {
+/** Each side carries half of the total weight. */
+function balance(examples: Example[]): Example[] {
+  let pos = 0;
+  let neg = 0;
+  for (const e of examples) e.y ? (pos += e.weight) : (neg += e.weight);
+  const total = pos + neg;
+  for (const e of examples) e.weight *= e.y ? total / (2 * pos) : total / (2 * neg);
+  return examples;
+}
+
+/**
+ * The sentence view (lib/detection/learned/sentences.ts), by multiple-instance learning: every
+ * sentence of a benign case is a negative; a positive item is a bag of sentences of which at least
+ * one is poisoned, and the corpus does not say which. Round 1 counts each of a bag's sentences as
+ * 1/n of a positive; round 2 takes, from each bag, the sentence round 1 scores highest as the
+ * positive, alone.
+ */
+function trainSentences(cases: readonly CaseData[], positives: ReadonlyArray<[number, number]>, lambda: number): Trained {
+  const dims = 1 << FEATURE_BITS;
+  const neg = (): Example[] => cases.flatMap((c) => (c.label ? [] : c.items.flatMap((it) => it.sentences.map((x) => ({ x, y: 0 as const, weight: 1 })))));
+  const bags = positives.map(([ci, ii]) => cases[ci]!.items[ii]!.sentences).filter((b) => b.length);
+  const first = fitNB(balance([...neg(), ...bags.flatMap((b) => b.map((x) => ({ x, y: 1 as const, weight: 1 / b.length })))]), dims, lambda, true);
+  const chosen = bags.map((b) => {
+    let best = 0;
+    let top = -1;
+    b.forEach((x, i) => {
+      const p = predict(first, x);
+      if (p > top) [top, best] = [p, i];
+    });
+    return { x: b[best]!, y: 1 as const, weight: 1 };
+  });
+  return fitNB(balance([...neg(), ...chosen]), dims, lambda);
+}
+
+/** The sentence view's probability of an item: its most suspicious sentence's, null with no sentence. */
+export function sentenceProbability(model: Trained, item: CaseData["items"][number]): number | null {
+  let s: number | null = null;
+  for (const x of item.sentences) s = Math.max(s ?? 0, predict(model, x));
+  return s;
+}
+
+/**
+ * The stack (lib/detection/learned/stack.ts), fitted on out-of-fold scores: every item of a benign
+ * case is a negative; a malicious case gives its item the item view rates highest as the positive
+ * (as the product flags a case by its most suspicious item). Classes balanced, a light L2.
+ */
+export function fitStack(cases: readonly CaseData[], item: ReadonlyArray<readonly number[]>, sentence: ReadonlyArray<ReadonlyArray<number | null>>): Stack {
+  const examples: Example[] = [];
+  const x = (ci: number, ii: number) => {
+    const lp = cappedLogit(item[ci]![ii]!);
+    const s = sentence[ci]![ii] ?? null;
+    return { index: Int32Array.of(0, 1), value: Float64Array.of(lp, s === null ? lp : cappedLogit(s)) };
+  };
+  cases.forEach((c, ci) => {
+    if (!c.items.length) return;
+    if (!c.label) c.items.forEach((_, ii) => examples.push({ x: x(ci, ii), y: 0, weight: 1 }));
+    else {
+      const p = item[ci]!;
+      examples.push({ x: x(ci, p.indexOf(Math.max(...p))), y: 1, weight: 1 });
+    }
+  });
+  const m = trainLogistic(balance(examples), { dims: 2, lambda: 1e-4 });
+  return { item: m.weights[0]!, sentence: m.weights[1]!, intercept: m.intercept };
+}
+
+/** Both views' out-of-fold scores made one probability per item by the stack. */
+export const stackedProbabilities = (stack: Stack, item: ReadonlyArray<readonly number[]>, sentence: ReadonlyArray<ReadonlyArray<number | null>>): number[][] =>
+  item.map((ps, ci) => ps.map((p, ii) => stackedProbability(stack, p, sentence[ci]![ii] ?? null)));
+
+export function trainScorer(cases: readonly CaseData[], settings: TrainSettings): Trained & { sentence: Trained; examples: { positives: number; negatives: number } } {
   const { positives, open } = resolvePositives(cases);
   const dims = 1 << FEATURE_BITS;
   const first = fitNB(examplesOf(cases, positives, settings.variant), dims, settings.lambda);
@@ -92,5 +166,6 @@ export function trainScorer(cases: readonly CaseData[], settings: TrainSettings)
   const all = [...positives, ...chosen];
   const examples = examplesOf(cases, all, settings.variant);
   const model = open.length ? fitNB(examples, dims, settings.lambda) : first;
-  return { ...model, examples: { positives: all.length, negatives: examples.length - all.length } };
+  const sentence = trainSentences(cases, all, settings.lambda);
+  return { ...model, sentence, examples: { positives: all.length, negatives: examples.length - all.length } };
 }

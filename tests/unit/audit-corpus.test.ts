@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.747, false-positive rate ≤ 0.012, at least 853 of 1239 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.752, false-positive rate ≤ 0.013, at least 869 of 1239 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -61,11 +61,12 @@ describe("audit corpus", () => {
     // more (06al, 60 twin pairs; 06am, security tooling), R35 on 10,560: 0.789 / 0.015 / 481 of 651.
     // Thirty-three more (06an–06bt, 8,526 cases, most of them in other languages), R28's lower tier and
     // R29's list-level finding at low, R35 on 18,559: 0.748 / 0.018 / 852 of 1,239; the veto sparing only a
-    // finding critical on its own: 0.748 / 0.012 / 853 of 1,239.
-    expect(t.recall).toBeGreaterThanOrEqual(0.747);
-    expect(t.fpr).toBeLessThanOrEqual(0.012);
+    // finding critical on its own: 0.748 / 0.012 / 853 of 1,239. R35 with words cut by ICU in unspaced
+    // scripts, the multilingual lexicon's roles and a second view over each sentence: 0.753 / 0.012 / 869.
+    expect(t.recall).toBeGreaterThanOrEqual(0.752);
+    expect(t.fpr).toBeLessThanOrEqual(0.013);
     expect(t.twins.pairs).toBe(1239);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(853);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(869);
   });
 
   it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
@@ -87,14 +88,14 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.777, fpr: 0.042, pairs: 12, separated: 7 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.833, fpr: 0.018, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.872, fpr: 0.028, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.827, fpr: 0.028, pairs: 15, separated: 13 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.64, fpr: 0.029, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.755, fpr: 0.039, pairs: 12, separated: 8 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.708, fpr: 0.039, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.661, fpr: 0.028, pairs: 12, separated: 9 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.778, fpr: 0.039, pairs: 12, separated: 7 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.028, pairs: 15, separated: 13 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.839, fpr: 0.027, pairs: 15, separated: 13 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.028, pairs: 12, separated: 8 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.049, pairs: 12, separated: 9 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.709, fpr: 0.05, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.672, fpr: 0.038, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
@@ -104,22 +105,26 @@ describe("audit corpus", () => {
     // on 10,560); batch 19: 0.789 / 0.022 / 9 of 12 (same); batches 20 and 21: 0.778 / 0.022 / 9 of 12 and
     // 0.878 / 0.011 / 11 of 12 (R35 on 15,378, R28/R29 low at medium); batches 22 and 23: 0.822 / 0.055 /
     // 9 of 12 and 0.856 / 0.000 / 9 of 12 (R35 on 16,843); batch 24: 0.878 / 0.011 / 11 of 12 (R35 on
-    // 18,559). The rows are the final system's.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.039, pairs: 12, separated: 6 },
-    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.017, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.006, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.017, pairs: 12, separated: 9 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.794, fpr: 0.039, pairs: 12, separated: 7 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.761, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.017, pairs: 12, separated: 8 },
-    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.772, fpr: 0.017, pairs: 12, separated: 9 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.006, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.006, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.006, pairs: 12, separated: 9 },
-    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.017, pairs: 12, separated: 11 },
-    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.816, fpr: 0.05, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.827, fpr: 0.006, pairs: 12, separated: 8 },
-    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.006, pairs: 12, separated: 11 },
+    // 18,559); batches 25 and 26: 0.800 / 0.000 / 6 of 12 and 0.811 / 0.011 / 8 of 12 (same system, run
+    // before the two-view R35 of the same day). The rows are the final system's (R35 with the sentence
+    // view, 2026-12-06 late): batch 1 lost one catch and one twin pair to it (0.962 → 0.949, 12 → 11).
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.038, pairs: 12, separated: 6 },
+    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.027, pairs: 12, separated: 9 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.828, fpr: 0.038, pairs: 12, separated: 8 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.016, pairs: 12, separated: 11 },
+    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.85, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 6 },
+    { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 8 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -151,20 +156,22 @@ describe("audit corpus", () => {
   // 20–21, 0.892 / 0.052. R28's lower tier and R29's list-level finding low, and the medium gate counting
   // what the high gate flags: 0.898 / 0.030; R35 on 15,378 (06an–06bg): 0.910 / 0.028; on 16,843, with
   // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024; the veto
-  // sparing only a finding critical on its own (not two rules at high), 0.900 / 0.019 (the issue's target
-  // is 0.95 / 0.02: the false-positive side met, recall not).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.9, false-positive rate ≤ 0.02", () => {
+  // sparing only a finding critical on its own (not two rules at high), 0.900 / 0.019; with batches
+  // 25–26, 0.900 / 0.019. R35 with ICU words, the lexicon's roles and the sentence view stacked
+  // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020 (the issue's target is 0.95 / 0.02: the
+  // false-positive side met, recall not).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.915, false-positive rate ≤ 0.02", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.9);
+    expect(recall).toBeGreaterThanOrEqual(0.915);
     expect(fpr).toBeLessThanOrEqual(0.02);
   });
 
   // One known miss, kept visible rather than tuned away: "readonly-hint-destructive" (readOnlyHint: true
   // on "Deletes all untracked files…") is R25 at medium by design (an annotation at odds with the text is
-  // evidence to weigh), and R35 on 18,559 cases rates it 0.699, just under its 0.7 veto, so it is shown at
+  // evidence to weigh), and R35 rates it 0.683 (0.699 on the item view of 18,559 cases), under its 0.7 veto, so it is shown at
   // low. Exempting annotation findings from the veto was measured on the tuning files and not taken: it
   // would keep 4 such attacks and 6 honest tools at medium.
   it("every published attack but one (named) is high or critical, and the original hard negatives stay below high", () => {

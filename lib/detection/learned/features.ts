@@ -12,10 +12,19 @@
 // secrecy words, text where schemas rarely hold prose, a decodable payload, non-Latin share) carry
 // what a bag of words cannot; the rules' own hits come in as features too, so the model can lean on
 // them where they are right and add evidence where they are silent.
+//
+// Two additions for text in other languages (2026-12-06, out of fold on 18,559 tuning cases): words
+// of scripts written without spaces (Chinese, Japanese, Thai…) are cut by ICU's dictionary segmenter
+// (wordsOf), where WORD saw a whole clause as one word: ROC AUC on those cases 0.938 → 0.953. And the
+// concepts of the multilingual cue lexicon (cues-multilingual.ts: "ignore", "instructions", "tell",
+// "user", a negation, "secretly", a data-moving verb, the chat, a secret) per sentence, alone and in
+// pairs (roleFeatures), so a pairing learned in one language counts in the forty others the lexicon
+// covers: AUC 0.9757 → 0.9760 overall, 0.9525 → 0.9535 on Latin-script text in other languages.
 import type { CrossIndex } from "@/lib/detection/rules-cross";
 import { aggregateSeverity } from "@/lib/detection/severity";
 import { expandIdentifier, isInvisible, normalizeText } from "@/lib/detection/normalize";
 import { findPayloads } from "@/lib/detection/decode-payloads";
+import { cueSentences, foldForCues, ROLE_RE, type RoleName } from "@/lib/detection/cues-multilingual";
 import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type StringField } from "@/lib/detection/types";
 
 export const FEATURE_BITS = 16;
@@ -62,6 +71,21 @@ const PROSE = new Set<StringField>(["description", "title", "annotation", "instr
 const IDENT = new Set<StringField>(["name", "property-name", "required"]);
 
 const WORD = /[\p{L}\p{N}_]+/gu;
+// Scripts written without spaces between words: a run of them is a whole clause to WORD, so it is
+// cut into words by ICU's dictionary segmenter (built into Node), the same one browsers use.
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const segmenter = new Intl.Segmenter("und", { granularity: "word" });
+
+/** The words of `text`: WORD's runs, with runs in unspaced scripts cut into dictionary words. */
+export function wordsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0];
+    if (!UNSPACED.test(w)) out.push(w);
+    else for (const s of segmenter.segment(w)) if (s.isWordLike) out.push(s.segment);
+  }
+  return out;
+}
 const LETTER = /\p{L}/gu;
 const LATIN = /\p{Script=Latin}/gu;
 
@@ -192,7 +216,7 @@ export function itemFeatures(input: FeatureInput, blocks: FeatureBlocks = {}): {
     charGrams(all, chars);
     chars.flushInto(out, 1);
   }
-  const allWords = all.match(WORD) ?? [];
+  const allWords = wordsOf(all);
   if (useWords) {
     const words = new Accumulator();
     wordGrams(NS_WORD, allWords, words);
@@ -200,7 +224,7 @@ export function itemFeatures(input: FeatureInput, blocks: FeatureBlocks = {}): {
     // Words in schema values (defaults, enums, examples, consts, uris) again in their own space:
     // the same words mean more there than in a description.
     const valueWords = new Accumulator();
-    wordGrams(NS_VALUE, valueText.match(WORD) ?? [], valueWords);
+    wordGrams(NS_VALUE, wordsOf(valueText), valueWords);
     valueWords.flushInto(out, 0.5);
   }
 
@@ -259,10 +283,29 @@ export function itemFeatures(input: FeatureInput, blocks: FeatureBlocks = {}): {
   put("non-Latin letter share", nonLatin);
   put("mixed scripts", nonLatin > 0.1 && nonLatin < 0.9 ? 1 : 0);
   put("describes attacks (a guard or scanner)", input.describesAttacks ? 1 : 0);
+  roleFeatures(all, put);
   if (rules) ruleFeatures(input.findings, put);
 
   for (const [name, v] of named) out.add(namedFeature(name), v);
   return { vector: out.take(), named };
+}
+
+/** Concepts of the multilingual cue lexicon (cues-multilingual.ts ROLES) per sentence: one named feature per role and per pair of roles in one sentence. */
+function roleFeatures(text: string, put: (name: string, v: number) => void) {
+  const roles = Object.keys(ROLE_RE) as RoleName[];
+  const single = new Map<string, number>();
+  const pairs = new Map<string, number>();
+  for (const { text: s } of cueSentences(foldForCues(text))) {
+    const here = roles.filter((r) => {
+      const re = ROLE_RE[r];
+      re.lastIndex = 0;
+      return re.test(s);
+    });
+    for (const r of here) single.set(r, (single.get(r) ?? 0) + 1);
+    for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairs.set(`${here[i]}+${here[j]}`, (pairs.get(`${here[i]}+${here[j]}`) ?? 0) + 1);
+  }
+  for (const [r, n] of single) put(`role ${r}`, Math.min(n, 3) / 3);
+  for (const [p, n] of pairs) put(`roles ${p} in one sentence`, Math.min(n, 2) / 2);
 }
 
 /** The rules' verdicts on the item: each rule that fired (at low, at medium, at high) and the aggregate. */

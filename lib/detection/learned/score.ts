@@ -1,5 +1,6 @@
 // R35 — the learned scorer beside the rules. An L2 logistic regression over hashed character and
-// word n-grams, structural signals and the rules' own hits (features.ts), trained by
+// word n-grams, structural signals and the rules' own hits (features.ts), beside a second one over
+// each sentence alone (sentences.ts), the two stacked into one probability (stack.ts), trained by
 // `npm run train-detector` on the tuning corpus only (tests/fixtures/audit-corpus/*.json, never
 // held-out/). Why it exists: hand-written rules reach what their authors saw; each blind batch they
 // had not seen landed at recall 0.62–0.67 on its first run. A model trained on 2,430 blind-written
@@ -12,10 +13,13 @@
 import { SEVERITY_RANK, type AuditFinding, type Severity } from "@/lib/detection/types";
 import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
 import { predict } from "./logistic";
+import { sentenceVectors } from "./sentences";
+import { stackedProbability, type Stack } from "./stack";
 import modelFile from "./model.json";
 
 export type LearnedModel = {
-  version: 1;
+  /** 2: two views (the item, each sentence alone) stacked (stack.ts); 1 had the item view only. */
+  version: 2;
   variant: string;
   blocks: FeatureBlocks;
   lambda: number;
@@ -23,27 +27,48 @@ export type LearnedModel = {
   thresholds: { medium: number; high: number; veto: number };
   trainedOn: string;
   cases: { tuning: number; positives: number; negatives: number };
+  /** The item view (features.ts over the whole item). */
   intercept: number;
   /** Float32 little-endian weights, base64. */
   weights: string;
+  /** The sentence view (sentences.ts): each sentence alone. */
+  sentence: { intercept: number; weights: string };
+  /** How the two views' probabilities make one (stack.ts). */
+  stack: Stack;
 };
 
-let loaded: { weights: Float32Array; intercept: number; thresholds: LearnedModel["thresholds"]; blocks: FeatureBlocks } | null = null;
+type Linear = { weights: Float32Array; intercept: number };
+let loaded: { item: Linear; sentence: Linear; stack: Stack; thresholds: LearnedModel["thresholds"]; blocks: FeatureBlocks } | null = null;
+
+const float32 = (base64: string) => {
+  const bytes = Buffer.from(base64, "base64");
+  return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+};
 
 function model() {
   if (loaded) return loaded;
   const file = modelFile as LearnedModel;
-  const bytes = Buffer.from(file.weights, "base64");
-  const weights = new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-  loaded = { weights, intercept: file.intercept, thresholds: file.thresholds, blocks: file.blocks };
+  loaded = {
+    item: { weights: float32(file.weights), intercept: file.intercept },
+    sentence: { weights: float32(file.sentence.weights), intercept: file.sentence.intercept },
+    stack: file.stack,
+    thresholds: file.thresholds,
+    blocks: file.blocks,
+  };
   return loaded;
 }
 
-/** The probability that the item is poisoned, by the trained model. */
-export function learnedProbability(input: FeatureInput): number {
+/** Each view's probability and the stacked one: `sentence` is the most suspicious sentence's (null: none long enough). */
+export function learnedViews(input: FeatureInput): { item: number; sentence: number | null; p: number } {
   const m = model();
-  return predict(m, itemFeatures(input, m.blocks).vector);
+  const item = predict(m.item, itemFeatures(input, m.blocks).vector);
+  let sentence: number | null = null;
+  for (const v of sentenceVectors(input)) sentence = Math.max(sentence ?? 0, predict(m.sentence, v));
+  return { item, sentence, p: stackedProbability(m.stack, item, sentence) };
 }
+
+/** The probability that the item is poisoned: the item view and its most suspicious sentence, stacked. */
+export const learnedProbability = (input: FeatureInput): number => learnedViews(input).p;
 
 /** R35's severity for a probability: high, medium or none at the model's thresholds. */
 export function learnedSeverity(p: number): Severity | null {
