@@ -89,7 +89,10 @@ function fitNB(examples: readonly Example[], dims: number, lambda: number, weigh
 function balance(examples: Example[]): Example[] {
   let pos = 0;
   let neg = 0;
-  for (const e of examples) e.y ? (pos += e.weight) : (neg += e.weight);
+  for (const e of examples) {
+    if (e.y) pos += e.weight;
+    else neg += e.weight;
+  }
   const total = pos + neg;
   for (const e of examples) e.weight *= e.y ? total / (2 * pos) : total / (2 * neg);
   return examples;

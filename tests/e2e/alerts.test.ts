@@ -187,6 +187,8 @@ describe("security alerts in Chromium", () => {
 
   it("the server page shows the open alert with a link to the filtered inbox, and an admin sets the policy", async () => {
     await page.goto(`/servers/${serverId}`);
+    // Hydrated before the click (see history.test.ts: a link clicked while React hydrates can be lost).
+    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
     const open = page.getByTestId("server-open-alerts");
     await expect.poll(() => open.innerText(), { timeout: 15_000 }).toContain("1 open");
     await open.getByRole("link", { name: "1 open" }).click();

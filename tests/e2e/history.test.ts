@@ -158,6 +158,9 @@ describe("history and diffs in Chromium", () => {
 
   it("the tool page, reached from the server's tool list, lists all three versions", async () => {
     await page.goto(`/servers/${serverId}`);
+    // Click only once the page is hydrated (live comes after): a click on a Next.js link while React
+    // hydrates can be lost, and waitForURL then times out (seen once in npm test, 2026-12-06).
+    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
     await page.getByRole("link", { name: "read_file", exact: true }).click();
     await page.waitForURL(new RegExp(`/servers/${serverId}/tools/read_file$`));
     const versions = page.getByTestId("tool-version");

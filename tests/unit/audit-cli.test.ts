@@ -67,15 +67,15 @@ describe("toolwatch scan", () => {
     expect(r.stdout).toContain("no findings");
   });
 
-  // A known false positive of the learned scorer (docs/rules/R35.md): the one-line read_file of this
-  // fixture (a prefix of the official filesystem server's description, which impersonation attacks
-  // in the corpus copy) scores 0.91. Alone, with no rule's evidence beside it, R35 stays at medium.
-  it("with the learned scorer, the same list is medium at most (no alert), and --fail-on high exits 0", async () => {
+  // Once a known false positive of the learned scorer: the one-line read_file of this fixture (a
+  // prefix of the official filesystem server's description, which impersonation attacks in the corpus
+  // copy) scored 0.91 with R35's item view alone and was shown at medium. With the sentence view
+  // stacked beside it (docs/rules/R35.md, "Two views") it is under R35's threshold: no finding at all.
+  it("with the learned scorer, the same list has no finding, and --fail-on low exits 0", async () => {
     const r = await run([fixture("clean-jsonrpc.json"), "--json"]);
     const report = JSON.parse(r.stdout) as AuditReport;
-    expect(report.tools.flatMap((t) => t.rules)).toEqual(["R35"]);
-    expect(report.summary.severity).toBe("medium");
-    expect((await run([fixture("clean-jsonrpc.json"), "--fail-on", "high"])).code).toBe(0);
+    expect(report.tools.flatMap((t) => t.rules)).toEqual([]);
+    expect((await run([fixture("clean-jsonrpc.json"), "--fail-on", "low"])).code).toBe(0);
   });
 
   it("--json prints the report (version 1) with findings and evidence", async () => {
