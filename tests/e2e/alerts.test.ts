@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { acceptInvitation, addHttpServer, call, createTeam, invite, ok, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { describePagesOnFailure, screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 import { startReceiver, type Received, type Receiver } from "@/tests/helpers/e2e-receiver";
 
 // The security audit's must-show, end to end: a wording fix is auto-accepted without an alert; a
@@ -80,6 +80,7 @@ describe("security alerts in Chromium", () => {
   let secret: string;
   let alertId: string;
   const statePath = () => path.join(product.dir, "alerts.json");
+  describePagesOnFailure(() => context?.pages() ?? []);
   const alerts = async (query = ""): Promise<AlertJson[]> => (await ok(admin, "GET", `/api/v1/alerts?limit=200${query}`)).items;
   const alert = async (id: string): Promise<AlertJson> => (await ok(admin, "GET", `/api/v1/alerts/${id}`)).alert;
 

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { describePagesOnFailure, screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
 
 // The must-show, end to end: a fixture server whose tool gains a required input property
 // produces one ERR at that property's JSON Pointer, in the API and live in the browser; a
@@ -44,6 +44,7 @@ describe("history and diffs in Chromium", () => {
   let serverId: string;
   let errDiffUrl: string;
   const statePath = () => path.join(product.dir, "history.json");
+  describePagesOnFailure(() => context?.pages() ?? []);
 
   beforeAll(async () => {
     product = await startProduct();

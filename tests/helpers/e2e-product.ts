@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { expect, inject } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { beforeEach, expect, inject } from "vitest";
 import { createDb, type Db } from "@/lib/db";
 import { freshDatabaseUrl } from "./fresh-database";
 import { CHROMIUM_ARGS } from "./chromium";
@@ -73,4 +73,23 @@ export function screenshotPath(name: string): string {
   const dir = path.resolve(import.meta.dirname, "../../.scratch/screens");
   fs.mkdirSync(dir, { recursive: true });
   return path.join(dir, `${name}.png`);
+}
+
+/**
+ * After a failed test, print what each page showed (its URL and visible text) and keep a
+ * screenshot: on CI the log is all there is to read, and a timeout alone does not say whether the
+ * page was empty, loading or showing an error.
+ */
+export function describePagesOnFailure(pages: () => (Page | undefined)[]): void {
+  beforeEach(({ onTestFailed, task }) => {
+    onTestFailed(async () => {
+      for (const [i, page] of pages().entries()) {
+        if (!page || page.isClosed()) continue;
+        const text = await page.evaluate(() => (document.querySelector("main") ?? document.body).innerText).catch((error: Error) => `(unreadable: ${error.message})`);
+        const shot = screenshotPath(`failed-${task.name.slice(0, 40).replace(/[^a-z0-9]+/gi, "-")}-${i}`);
+        await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);
+        console.log(`[page ${i} after the failure] ${page.url()}\n${text.slice(0, 1_500)}\n[screenshot] ${shot}`);
+      }
+    });
+  });
 }

@@ -25,7 +25,10 @@ export function DiffPage({ id }: { id: string }) {
   const kind = parseDiffKind(search.get("kind"));
   const kindEntry = DIFF_KINDS.find((k) => k.id === kind)!;
   const server = useServerQuery(id);
-  const hasSnapshots = Boolean(server.data?.server.latestSnapshotId);
+  // A URL naming its `to` snapshot does not wait on the server record: that record may still be
+  // the one read before the first listing (fresh in the cache for 30 s), while the link came from
+  // a timeline that has already seen the snapshot.
+  const hasSnapshots = Boolean(to) || Boolean(server.data?.server.latestSnapshotId);
   const diff = useDiffQuery(id, from, to, hasSnapshots);
 
   if (server.isPending) return <p aria-busy="true">Loading diff…</p>;
