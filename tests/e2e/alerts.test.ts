@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { acceptInvitation, addHttpServer, call, createTeam, invite, ok, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
-import { describePagesOnFailure, screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { describePagesOnFailure, screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 import { startReceiver, type Received, type Receiver } from "@/tests/helpers/e2e-receiver";
 
 // The security audit's must-show, end to end: a wording fix is auto-accepted without an alert; a
@@ -142,7 +142,7 @@ describe("security alerts in Chromium", () => {
   it("a poisoned description raises a critical alert live in the open inbox and a signed webhook", async () => {
     await page.goto("/alerts");
     await page.getByTestId("alerts-empty").waitFor({ timeout: 15_000 });
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     await noReload(page);
     const started = Date.now();
     writeFixtureState(statePath(), { tools: [A2, B2] });
@@ -189,7 +189,7 @@ describe("security alerts in Chromium", () => {
   it("the server page shows the open alert with a link to the filtered inbox, and an admin sets the policy", async () => {
     await page.goto(`/servers/${serverId}`);
     // Hydrated before the click (see history.test.ts: a link clicked while React hydrates can be lost).
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     const open = page.getByTestId("server-open-alerts");
     await expect.poll(() => open.innerText(), { timeout: 15_000 }).toContain("1 open");
     await open.getByRole("link", { name: "1 open" }).click();

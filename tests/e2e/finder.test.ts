@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 17 in Chromium: the Ctrl-K palette, a toast when an alert opens, a refetch of everything
 // after the socket reconnects, the theme toggle that survives a reload, and axe on the collisions
@@ -54,7 +54,7 @@ describe("search palette, toasts, reconnect and themes in Chromium", () => {
 
   it("Ctrl-K opens the palette from any page; typing, arrows and Enter go to the result; Esc closes it", async () => {
     await page.goto("/alerts");
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     await page.keyboard.press("Control+k");
     const dialog = page.getByRole("dialog", { name: "Search" });
     await dialog.waitFor();
@@ -99,7 +99,7 @@ describe("search palette, toasts, reconnect and themes in Chromium", () => {
 
   it("a new alert shows one toast linking to it, while the page stays", async () => {
     await page.goto("/");
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     // list_inbox now on both servers: a name_collision alert opens.
     writeFixtureState(state("backup"), { tools: [SEND, INBOX] });
     const toast = page.getByTestId("alert-toast");
@@ -115,7 +115,7 @@ describe("search palette, toasts, reconnect and themes in Chromium", () => {
   it("after the socket reconnects, what changed meanwhile (with no event) is on screen without a reload", async () => {
     await page.goto("/collisions");
     await page.getByTestId("collision").filter({ hasText: "list_inbox" }).waitFor({ timeout: 15_000 });
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     const cdp = await context.newCDPSession(page);
     await cdp.send("Network.enable");
@@ -124,7 +124,7 @@ describe("search palette, toasts, reconnect and themes in Chromium", () => {
     // A rename written straight to the database sends no event: only a refetch can show it.
     await product.db.mcpServer.update({ where: { id: backupId }, data: { name: "mail-standby" } });
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 60_000 });
+    await waitLive(page, 60_000);
     await page.getByTestId("collision").filter({ hasText: "mcp__mail-standby__list_inbox" }).first().waitFor({ timeout: 15_000 });
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
   });

@@ -7,7 +7,7 @@ import { DEMO_TENANT_SLUG, ensureTenant } from "@/lib/tenants/ensure-tenant";
 import { startHttpFixture, writeFixtureState } from "@/tests/fixtures/spawn-fixture";
 import { CHROMIUM_ARGS } from "@/tests/helpers/chromium";
 import { signedUpContext } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath } from "@/tests/helpers/e2e-product";
+import { screenshotPath, waitLive } from "@/tests/helpers/e2e-product";
 import { insertServerRow, TEST_KEY } from "@/tests/helpers/factories";
 import { freshDatabaseUrl } from "@/tests/helpers/fresh-database";
 import { createDb, type Db } from "@/lib/db";
@@ -84,7 +84,7 @@ describe("fleet page in Chromium", () => {
 
   it("lists the demo fleet with status, protocol and tool counts", async () => {
     await page.goto(`${baseUrl}/servers`);
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 30_000 });
+    await waitLive(page, 30_000);
     for (const name of ["e2e-fixture"]) await page.getByTestId(`server-row-${name}`).waitFor({ timeout: 30_000 });
     const rows = page.locator("tbody tr");
     await expect.poll(() => rows.count(), { timeout: 60_000 }).toBeGreaterThanOrEqual(4);

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { describePagesOnFailure, screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { describePagesOnFailure, screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // The issue's must-show, end to end: a fixture server whose tool gains a required input property
 // produces one ERR at that property's JSON Pointer, in the API and live in the browser; a
@@ -74,7 +74,7 @@ describe("history and diffs in Chromium", () => {
     await page.screenshot({ path: screenshotPath("history-diff-initial"), fullPage: true });
     await page.goBack();
     await page.getByTestId("timeline-item").first().waitFor();
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
   });
 
   it("a new required input property shows as ERR on the timeline without a reload", async () => {
@@ -161,7 +161,7 @@ describe("history and diffs in Chromium", () => {
     await page.goto(`/servers/${serverId}`);
     // Click only once the page is hydrated (live comes after): a click on a Next.js link while React
     // hydrates can be lost, and waitForURL then times out (seen once in npm test, 2026-12-06).
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     await page.getByRole("link", { name: "read_file", exact: true }).click();
     await page.waitForURL(new RegExp(`/servers/${serverId}/tools/read_file$`));
     const versions = page.getByTestId("tool-version");
@@ -221,7 +221,7 @@ describe("history and diffs in Chromium", () => {
       .toBe(1);
     expect(await late.getByTestId("server-tool-count").innerText()).toBe("—"); // nothing told the page yet
     await late.unroute("**/socket.io/**");
-    await late.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 20_000 });
+    await waitLive(late, 20_000);
     await expect.poll(() => late.getByTestId("server-tool-count").innerText(), { timeout: 10_000 }).toBe("3");
     await late.getByTestId("timeline-item").first().getByTestId("timeline-diff-link").click();
     await expect.poll(() => late.locator('[data-testid="diff-tool"][data-kind="added"]').count(), { timeout: 15_000 }).toBe(3);

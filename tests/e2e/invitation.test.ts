@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { addHttpServer, call, createTeam, newBrowserContext, PASSWORD, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // An owner invites a viewer by link; the viewer joins in a second browser and can look but not
 // touch — the buttons are hidden, and the server refuses anyway.
@@ -80,7 +80,7 @@ describe("invitation by link in two browsers", () => {
     await guestPage.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Fleet", exact: true }).click();
     await guestPage.getByTestId("server-row-acme-billing").waitFor();
     expect(await guestPage.getByLabel("Team", { exact: true }).locator("option:checked").innerText()).toBe("Acme Tools · viewer");
-    await guestPage.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(guestPage);
   });
 
   it("the viewer sees no buttons it may not use", async () => {

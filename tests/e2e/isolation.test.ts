@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Two browsers, two teams. Each sees only its own fleet; a change on team A's server reaches A's
 // browser live and never reaches B's — not on screen, and not on B's socket either.
@@ -73,7 +73,7 @@ describe("two teams in two browsers", () => {
     expect(await a.page!.locator("tbody tr").count()).toBe(1);
     expect(await b.page!.locator("tbody tr").count()).toBe(1);
     expect(await a.page!.content()).not.toContain(B_SERVER);
-    for (const p of [a.page!, b.page!]) await p.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    for (const p of [a.page!, b.page!]) await waitLive(p);
   });
 
   it("a change on A's server reaches A's browser live and nothing reaches B", async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { addHttpServer, apiOnly, call, createTeam, newBrowserContext, ok, PASSWORD, uniqueEmail } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Signing up, creating a first team, signing out and in again: all in the browser.
 describe("sign-up, sign-in and teams in Chromium", () => {
@@ -76,7 +76,7 @@ describe("sign-up, sign-in and teams in Chromium", () => {
     expect(await page.getByTestId("server-row-second-team-server").count()).toBe(0);
     await switcher.selectOption({ label: "Second Team · owner" });
     await page.getByTestId("server-row-second-team-server").waitFor();
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
   });
 
   it("signs out to /login; pages need a session again", async () => {

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 17's overview in Chromium against the production build, web + worker: the empty state
 // says what to do, the cards count what the worker recorded, and a change the worker records
@@ -56,7 +56,7 @@ describe("overview page in Chromium", () => {
 
   it("counts the server, its tools and its first listing (which is not a change)", async () => {
     serverId = await addHttpServer(owner, "watched-mcp", fixture.url);
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     // Added over the API while the page is open: the socket brings it in.
     await expect.poll(() => text(page, "overview-servers-total"), { timeout: 30_000 }).toBe("1");
     await expect.poll(() => text(page, "overview-tools-total"), { timeout: 30_000 }).toBe("2");

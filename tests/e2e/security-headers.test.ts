@@ -3,7 +3,7 @@ import type { BrowserContext, ConsoleMessage, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, createTeam, invite, newBrowserContext, ok, signedUpContext, uniqueEmail, type Account } from "@/tests/helpers/e2e-accounts";
-import { startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 13's must-show, in a real Chromium against the production build: every page carries a
 // nonce-based CSP (script-src with a fresh nonce and 'strict-dynamic', frame-ancestors 'none')
@@ -103,7 +103,7 @@ describe("security headers and the CSP in Chromium", () => {
     await page.goto("/");
     await page.getByTestId("overview-servers-total").waitFor({ timeout: 15_000 });
     await page.locator(".activity-chart .recharts-surface").first().waitFor({ timeout: 15_000 });
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
     await page.goto(`/servers/${serverId}`);
     await page.getByRole("heading", { name: "csp-docs" }).waitFor({ timeout: 15_000 });
     await page.goto(`/alerts/${alertId}`);
@@ -127,7 +127,7 @@ describe("security headers and the CSP in Chromium", () => {
       await page.getByText("CSP team").first().waitFor({ timeout: 15_000 });
       await page.goto(`/share/${shareToken}`);
       await page.getByTestId("shared-server").first().waitFor({ timeout: 15_000 });
-      await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+      await waitLive(page);
       await page.waitForTimeout(500);
       expect(violations).toEqual([]);
     } finally {

@@ -3,7 +3,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHttpFixture, writeFixtureState, type FixtureTool, type HttpFixture } from "@/tests/fixtures/spawn-fixture";
 import { addHttpServer, call, createTeam, newBrowserContext, ok, signedUpContext, type Account } from "@/tests/helpers/e2e-accounts";
-import { screenshotPath, startProduct, type Product } from "@/tests/helpers/e2e-product";
+import { screenshotPath, startProduct, waitLive, type Product } from "@/tests/helpers/e2e-product";
 
 // Issue 7's must-show, end to end: a share link opened in a private window (a browser context
 // without cookies) shows the view — its server and tools, not the team's other server — updates
@@ -89,7 +89,7 @@ describe("share links in Chromium", () => {
     expect(await row.count()).toBe(1);
     expect(await row.getAttribute("data-server-name")).toBe("docs-mcp");
     expect(await row.getByTestId("tool-count").innerText()).toBe("2");
-    await page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout: 15_000 });
+    await waitLive(page);
 
     await row.getByTestId("tools-toggle").click();
     const tools = page.getByTestId("shared-tool");

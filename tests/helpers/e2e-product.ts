@@ -40,7 +40,15 @@ export async function startProduct(extraEnv: Record<string, string> = {}): Promi
     TOOLWATCH_DEBOUNCE_MS: "100",
     ...extraEnv,
   };
-  const [web, worker] = await Promise.all([startProcess("server.ts", env, /Toolwatch is ready at/), startProcess("worker/main.ts", env, /watching \d+ server/)]);
+  const started = await Promise.allSettled([startProcess("server.ts", env, /Toolwatch is ready at/), startProcess("worker/main.ts", env, /watching \d+ server/)]);
+  // One that failed must not leave the other running: no afterAll stops a product that never started
+  // (a worker orphaned this way kept its demo servers alive for an hour beside later runs).
+  const failed = started.find((r) => r.status === "rejected");
+  if (failed) {
+    await Promise.all(started.map((r) => (r.status === "fulfilled" ? r.value.stop() : undefined)));
+    throw failed.reason;
+  }
+  const [web, worker] = started.map((r) => (r as PromiseFulfilledResult<Proc>).value) as [Proc, Proc];
   const browser = await chromium.launch({ executablePath: inject("chromiumPath"), headless: true, args: CHROMIUM_ARGS });
   const db = createDb(databaseUrl, 2);
   return {
@@ -67,6 +75,12 @@ function keepLogs(port: number, procs: Record<string, Proc>): void {
   const test = path.basename(expect.getState().testPath ?? "unknown", ".test.ts");
   for (const [name, proc] of Object.entries(procs)) fs.writeFileSync(path.join(dir, `${test}-${port}-${name}.log`), proc.output());
 }
+
+/**
+ * Until the page's header says "live": React has hydrated the page (a click on a link before that
+ * can be lost) and its socket is in its team's rooms (toolwatch:ready), so no event is missed.
+ */
+export const waitLive = (page: Page, timeout = 15_000) => page.getByTestId("live-indicator").filter({ hasText: "live" }).waitFor({ timeout });
 
 /** Where the e2e tests leave screenshots for people to look at. */
 export function screenshotPath(name: string): string {
