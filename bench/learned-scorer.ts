@@ -1,19 +1,19 @@
-// Cost of the learned scorer (R35) per item, as the product runs it (score.ts learnedProbability
+// Cost of the learned scorer (R35) per item, as the product runs it (score.ts learnedViews
 // with the shipped model): both views' features (normalisation, hashed n-grams, structural signals,
 // rule hits; then each sentence alone) and their dot products, over every item of the tuning
 // corpus; the rules' own scan of the same items for scale. Not part of `npm run bench` or the
 // tests.   npx tsx bench/learned-scorer.ts
 import { itemInputs, tuningCases } from "@/scripts/detector/dataset";
-import { learnedProbability } from "@/lib/detection/learned/score";
+import { learnedViews } from "@/lib/detection/learned/score";
 import { scanTools } from "@/lib/detection";
 
 const cases = tuningCases();
 const inputs = cases.flatMap((c) => itemInputs(c).items.map((it) => it.input));
 const rounds = 20;
 let sink = 0;
-for (const input of inputs) sink += learnedProbability(input); // warm-up
+for (const input of inputs) sink += learnedViews(input).p; // warm-up
 const t0 = process.hrtime.bigint();
-for (let r = 0; r < rounds; r++) for (const input of inputs) sink += learnedProbability(input);
+for (let r = 0; r < rounds; r++) for (const input of inputs) sink += learnedViews(input).p;
 const scorerUs = Number(process.hrtime.bigint() - t0) / 1e3 / (rounds * inputs.length);
 
 const t1 = process.hrtime.bigint();

@@ -73,6 +73,17 @@ const compile = (r: Role) => {
 };
 
 export const ROLE_RE = Object.fromEntries(Object.entries(ROLES).map(([k, r]) => [k, compile(r)])) as Record<RoleName, RegExp>;
+const ROLE_NAMES = Object.keys(ROLE_RE) as RoleName[];
+
+/** Whether folded text (foldForCues) holds a word of the role in any language the lexicon covers. */
+export function hasRole(role: RoleName, folded: string): boolean {
+  const re = ROLE_RE[role];
+  re.lastIndex = 0;
+  return re.test(folded);
+}
+
+/** Every role a sentence of folded text holds, in ROLES order (the rules pair them; the learned scorer counts them). */
+export const rolesIn = (folded: string): RoleName[] => ROLE_NAMES.filter((r) => hasRole(r, folded));
 
 /** Accent-free lower case for Latin letters only (Japanese voiced marks and Cyrillic й are kept). */
 export function foldForCues(raw: string): string {

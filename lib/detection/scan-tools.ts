@@ -18,7 +18,7 @@ import { surfaceItems, toItemFinding } from "./scan-surface";
 import { TextView } from "./text-view";
 import { findPayloads } from "./decode-payloads";
 import { scanDecodeAsk } from "./rules-decode-ask";
-import { learnedFinding, learnedProbability, learnedVetoes, vetoFindings } from "./learned/score";
+import { learnedFinding, learnedViews, learnedVetoes, vetoFindings } from "./learned/score";
 import type { FeatureInput } from "./learned/features";
 import { SEVERITY_RANK, VALUE_FIELDS, type AuditFinding, type ExtractedString, type ItemKind, type ScanOptions, type Severity, type ToolLike } from "./types";
 
@@ -171,8 +171,9 @@ export function scanToolsDetailed(tools: readonly ToolLike[], options: ScanOptio
   const add = (item: ScannedItem, toolName: string | null, pointer: string): AuditFinding[] => {
     items.push(item);
     if (!learned) return [];
-    item.p = learnedProbability(item.input);
-    const found = learnedFinding(item.input, toolName, pointer, item.p);
+    const views = learnedViews(item.input);
+    item.p = views.p;
+    const found = learnedFinding(item.input, toolName, pointer, views);
     return found ? [found] : [];
   };
   for (const tool of tools) {

@@ -8,6 +8,12 @@ import type { Evidence } from "./types";
 
 const MAX_EVIDENCE = 160;
 
+/** Evidence for [start, end) of a raw string: hidden characters made visible, clipped to MAX_EVIDENCE. */
+export function spanEvidence(raw: string, start: number, end: number): Evidence {
+  const text = visibleText(raw.slice(start, end));
+  return { text: text.length > MAX_EVIDENCE ? `${text.slice(0, MAX_EVIDENCE - 1)}…` : text, start, end };
+}
+
 /** Vocabulary of text that describes or defends against attacks rather than performing one. */
 const DETECTION = /\b(detect\w*|flag(s|ged|ging)?|block(s|ed|ing)?|scan\w*|classif\w*|identif\w*|recogni\w*|catch(es)?|filter\w*|guard\w*|screen(s|ed|ing)?|audit\w*|analy[sz]\w*|moderat\w*|sanitiz\w*|redact\w*|lint\w*|prevent\w*|protect\w*|defen[cs]\w*|injections?|jailbreak\w*|attacks?|malicious|suspicious|phishing|poison\w*|threats?|exploit\w*|leaked|exposed|hard-?coded|vulnerab\w*|heuristics?|red[- ]team\w*)\b/;
 const EXAMPLE_MARKER = /\b(such as|e\.g\.?|eg\.|for example|for instance|examples?|patterns? like|phrases? like|strings? like|prompts? like|like|including)\b/;
@@ -35,8 +41,7 @@ export class TextView {
 
   /** Evidence for a span of the raw text, hidden characters made visible. */
   rawEvidence(start: number, end: number): Evidence {
-    const text = visibleText(this.raw.slice(start, end));
-    return { text: text.length > MAX_EVIDENCE ? `${text.slice(0, MAX_EVIDENCE - 1)}…` : text, start, end };
+    return spanEvidence(this.raw, start, end);
   }
 
   /** [start, end) of the sentence around a position of the normalized text. */

@@ -22,6 +22,7 @@ import { FEATURE_BITS } from "@/lib/detection/learned/features";
 import { SEVERITY_RANK } from "@/lib/detection";
 import { predict, trainLogistic, type Example, type Trained } from "@/lib/detection/learned/logistic";
 import { cappedLogit, stackedProbability, type Stack } from "@/lib/detection/learned/stack";
+import { mostSuspicious } from "@/lib/detection/learned/sentences";
 import { vectorOf, type CaseData, type Variant } from "./dataset";
 
 export type { Variant };
@@ -123,11 +124,7 @@ function trainSentences(cases: readonly CaseData[], positives: ReadonlyArray<[nu
 }
 
 /** The sentence view's probability of an item: its most suspicious sentence's, null with no sentence. */
-export function sentenceProbability(model: Trained, item: CaseData["items"][number]): number | null {
-  let s: number | null = null;
-  for (const x of item.sentences) s = Math.max(s ?? 0, predict(model, x));
-  return s;
-}
+export const sentenceProbability = (model: Trained, item: CaseData["items"][number]): number | null => mostSuspicious(model, item.sentences)?.p ?? null;
 
 /**
  * The stack (lib/detection/learned/stack.ts), fitted on out-of-fold scores: every item of a benign

@@ -24,7 +24,7 @@ import type { CrossIndex } from "@/lib/detection/rules-cross";
 import { aggregateSeverity } from "@/lib/detection/severity";
 import { expandIdentifier, isInvisible, normalizeText } from "@/lib/detection/normalize";
 import { findPayloads } from "@/lib/detection/decode-payloads";
-import { cueSentences, foldForCues, ROLE_RE, type RoleName } from "@/lib/detection/cues-multilingual";
+import { cueSentences, foldForCues, rolesIn } from "@/lib/detection/cues-multilingual";
 import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type StringField } from "@/lib/detection/types";
 
 export const FEATURE_BITS = 16;
@@ -68,7 +68,8 @@ export const namedFeature = (name: string) => mix(hashString(NS_NAMED, name));
 
 /** Prose a model reads as text; identifiers; values in places where schemas rarely hold prose. */
 const PROSE = new Set<StringField>(["description", "title", "annotation", "instructions", "schema-description", "schema-title"]);
-const IDENT = new Set<StringField>(["name", "property-name", "required"]);
+/** Identifiers: read as words of their own (expanded), never as prose or a sentence (sentences.ts). */
+export const IDENT = new Set<StringField>(["name", "property-name", "required"]);
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 // Scripts written without spaces between words: a run of them is a whole clause to WORD, so it is
@@ -292,15 +293,10 @@ export function itemFeatures(input: FeatureInput, blocks: FeatureBlocks = {}): {
 
 /** Concepts of the multilingual cue lexicon (cues-multilingual.ts ROLES) per sentence: one named feature per role and per pair of roles in one sentence. */
 function roleFeatures(text: string, put: (name: string, v: number) => void) {
-  const roles = Object.keys(ROLE_RE) as RoleName[];
   const single = new Map<string, number>();
   const pairs = new Map<string, number>();
   for (const { text: s } of cueSentences(foldForCues(text))) {
-    const here = roles.filter((r) => {
-      const re = ROLE_RE[r];
-      re.lastIndex = 0;
-      return re.test(s);
-    });
+    const here = rolesIn(s);
     for (const r of here) single.set(r, (single.get(r) ?? 0) + 1);
     for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairs.set(`${here[i]}+${here[j]}`, (pairs.get(`${here[i]}+${here[j]}`) ?? 0) + 1);
   }

@@ -10,10 +10,11 @@
 // The model file holds its thresholds (chosen on out-of-fold scores of the tuning files) and
 // a hash of everything it was trained from (`trainedOn`): the corpus, the rules and the features.
 // tests/unit/learned-scorer.test.ts fails when that hash is stale, so a rule change is retrained.
-import { SEVERITY_RANK, type AuditFinding, type Severity } from "@/lib/detection/types";
+import { SEVERITY_RANK, type AuditFinding, type Evidence, type Severity } from "@/lib/detection/types";
 import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
 import { predict } from "./logistic";
-import { sentenceVectors } from "./sentences";
+import { itemSentences, mostSuspicious, sentenceVectors, type ItemSentence } from "./sentences";
+import { spanEvidence } from "@/lib/detection/text-view";
 import { stackedProbability, type Stack } from "./stack";
 import modelFile from "./model.json";
 
@@ -58,17 +59,20 @@ function model() {
   return loaded;
 }
 
-/** Each view's probability and the stacked one: `sentence` is the most suspicious sentence's (null: none long enough). */
-export function learnedViews(input: FeatureInput): { item: number; sentence: number | null; p: number } {
+/**
+ * Each view's probability and the stacked one. `sentence`: the most suspicious sentence's
+ * probability alone (null: none long enough), and `suspect` that sentence, for the evidence.
+ */
+export type LearnedViews = { item: number; sentence: number | null; p: number; suspect: ItemSentence | null };
+
+export function learnedViews(input: FeatureInput): LearnedViews {
   const m = model();
   const item = predict(m.item, itemFeatures(input, m.blocks).vector);
-  let sentence: number | null = null;
-  for (const v of sentenceVectors(input)) sentence = Math.max(sentence ?? 0, predict(m.sentence, v));
-  return { item, sentence, p: stackedProbability(m.stack, item, sentence) };
+  const sentences = itemSentences(input);
+  const top = mostSuspicious(m.sentence, sentenceVectors(input, sentences));
+  const sentence = top?.p ?? null;
+  return { item, sentence, p: stackedProbability(m.stack, item, sentence), suspect: top ? sentences[top.at]! : null };
 }
-
-/** The probability that the item is poisoned: the item view and its most suspicious sentence, stacked. */
-export const learnedProbability = (input: FeatureInput): number => learnedViews(input).p;
 
 /** R35's severity for a probability: high, medium or none at the model's thresholds. */
 export function learnedSeverity(p: number): Severity | null {
@@ -76,8 +80,24 @@ export function learnedSeverity(p: number): Severity | null {
   return p >= thresholds.high ? "high" : p >= thresholds.medium ? "medium" : null;
 }
 
+/**
+ * A sentence the sentence view rates at least this suspicious alone is R35's evidence, shown (and
+ * underlined where it sits in the string the finding points at) in place of the bare probability.
+ */
+const SUSPECT_SHOWN = 0.5;
+
+/** R35's evidence: its most suspicious sentence when that sentence is suspicious alone, else the probability. */
+function learnedEvidence(views: LearnedViews, pointer: string): Evidence {
+  const s = views.suspect;
+  if (!s || (views.sentence ?? 0) < SUSPECT_SHOWN) return { text: `p = ${views.p.toFixed(3)}`, start: 0, end: 0 };
+  const span = spanEvidence(s.source.text, s.start, s.start + s.text.length);
+  // In another string of the item (a property's description, a default): named, not underlined.
+  return s.source.pointer === pointer ? span : { text: `${s.source.pointer}: ${span.text}`, start: 0, end: 0 };
+}
+
 /** The R35 finding of one item, or null. Pointer and field name the item, not a string in it. */
-export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string, p = learnedProbability(input)): AuditFinding | null {
+export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string, views = learnedViews(input)): AuditFinding | null {
+  const { p } = views;
   const scored = learnedSeverity(p);
   if (!scored) return null;
   // Alone (no rule found anything on the item) the model's verdict is at most medium: an alert
@@ -88,14 +108,16 @@ export function learnedFinding(input: FeatureInput, toolName: string | null, poi
   // A tool that describes attacks quotes them (a scanner's examples): the model reads its text as
   // the rules do, and its verdict there is discounted the same way.
   const discounted = input.describesAttacks;
+  const evidence = learnedEvidence(views, pointer);
+  const suspect = evidence.text.startsWith("p = ") ? "" : `; the sentence shown alone ${views.sentence!.toFixed(2)}`;
   return {
     ruleId: "R35",
     family: "G",
     severity: discounted ? "low" : severity,
     toolName,
     pointer,
-    evidence: { text: `p = ${p.toFixed(3)}`, start: 0, end: 0 },
-    message: `the learned scorer rates this ${toolName === null ? "text" : "item"} as poisoned (probability ${p.toFixed(2)}${corroborated ? "" : "; no rule found anything here, so at most medium"}; docs/rules/R35.md)`,
+    evidence,
+    message: `the learned scorer rates this ${toolName === null ? "text" : "item"} as poisoned (probability ${p.toFixed(2)}${suspect}${corroborated ? "" : "; no rule found anything here, so at most medium"}; docs/rules/R35.md)`,
     ...(discounted ? { discounted: true as const } : {}),
     docs: "docs/rules/R35.md",
   };
