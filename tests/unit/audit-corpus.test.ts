@@ -125,6 +125,10 @@ describe("audit corpus", () => {
     { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
     { batch: "batch 25", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 6 },
     { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 8 },
+    // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
+    // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
+    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.016, pairs: 12, separated: 11 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -158,14 +162,14 @@ describe("audit corpus", () => {
   // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024; the veto
   // sparing only a finding critical on its own (not two rules at high), 0.900 / 0.019; with batches
   // 25–26, 0.900 / 0.019. R35 with ICU words, the lexicon's roles and the sentence view stacked
-  // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020 (the issue's target is 0.95 / 0.02: the
-  // false-positive side met, recall not).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.915, false-positive rate ≤ 0.02", () => {
+  // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020; with batches 27–28, 0.919 / 0.019 (the issue's
+  // target is 0.95 / 0.02: the false-positive side met, recall not).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.917, false-positive rate ≤ 0.02", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.915);
+    expect(recall).toBeGreaterThanOrEqual(0.917);
     expect(fpr).toBeLessThanOrEqual(0.02);
   });
 
