@@ -111,15 +111,7 @@ function trainSentences(cases: readonly CaseData[], positives: ReadonlyArray<[nu
   const neg = (): Example[] => cases.flatMap((c) => (c.label ? [] : c.items.flatMap((it) => it.sentences.map((x) => ({ x, y: 0 as const, weight: 1 })))));
   const bags = positives.map(([ci, ii]) => cases[ci]!.items[ii]!.sentences).filter((b) => b.length);
   const first = fitNB(balance([...neg(), ...bags.flatMap((b) => b.map((x) => ({ x, y: 1 as const, weight: 1 / b.length })))]), dims, lambda, true);
-  const chosen = bags.map((b) => {
-    let best = 0;
-    let top = -1;
-    b.forEach((x, i) => {
-      const p = predict(first, x);
-      if (p > top) [top, best] = [p, i];
-    });
-    return { x: b[best]!, y: 1 as const, weight: 1 };
-  });
+  const chosen = bags.map((b) => ({ x: b[mostSuspicious(first, b)!.at]!, y: 1 as const, weight: 1 }));
   return fitNB(balance([...neg(), ...chosen]), dims, lambda);
 }
 

@@ -117,7 +117,10 @@ export function trainLogistic(examples: readonly Example[], options: TrainOption
   return { weights: x.subarray(0, dims), intercept: x[dims]!, iterations, loss: f };
 }
 
-export function predict(model: { weights: Float64Array | Float32Array; intercept: number }, v: SparseVector): number {
+/** A fitted linear model as scoring reads it (training gives Float64Array weights, the model file Float32Array). */
+export type LinearModel = { weights: Float64Array | Float32Array; intercept: number };
+
+export function predict(model: LinearModel, v: SparseVector): number {
   let z = model.intercept;
   for (let i = 0; i < v.index.length; i++) z += model.weights[v.index[i]!]! * v.value[i]!;
   return 1 / (1 + Math.exp(-z));

@@ -12,7 +12,7 @@
 // tests/unit/learned-scorer.test.ts fails when that hash is stale, so a rule change is retrained.
 import { SEVERITY_RANK, type AuditFinding, type Evidence, type Severity } from "@/lib/detection/types";
 import { itemFeatures, type FeatureBlocks, type FeatureInput } from "./features";
-import { predict } from "./logistic";
+import { predict, type LinearModel } from "./logistic";
 import { itemSentences, mostSuspicious, sentenceVectors, type ItemSentence } from "./sentences";
 import { spanEvidence } from "@/lib/detection/text-view";
 import { stackedProbability, type Stack } from "./stack";
@@ -38,8 +38,7 @@ export type LearnedModel = {
   stack: Stack;
 };
 
-type Linear = { weights: Float32Array; intercept: number };
-let loaded: { item: Linear; sentence: Linear; stack: Stack; thresholds: LearnedModel["thresholds"]; blocks: FeatureBlocks } | null = null;
+let loaded: { item: LinearModel; sentence: LinearModel; stack: Stack; thresholds: LearnedModel["thresholds"]; blocks: FeatureBlocks } | null = null;
 
 const float32 = (base64: string) => {
   const bytes = Buffer.from(base64, "base64");
@@ -86,10 +85,12 @@ export function learnedSeverity(p: number): Severity | null {
  */
 const SUSPECT_SHOWN = 0.5;
 
-/** R35's evidence: its most suspicious sentence when that sentence is suspicious alone, else the probability. */
-function learnedEvidence(views: LearnedViews, pointer: string): Evidence {
-  const s = views.suspect;
-  if (!s || (views.sentence ?? 0) < SUSPECT_SHOWN) return { text: `p = ${views.p.toFixed(3)}`, start: 0, end: 0 };
+/** The sentence R35 shows as its evidence: the most suspicious one, when it is suspicious alone. */
+const shownSentence = (views: LearnedViews): ItemSentence | null => (views.suspect && (views.sentence ?? 0) >= SUSPECT_SHOWN ? views.suspect : null);
+
+/** R35's evidence: the shown sentence (underlined when it is in the string the finding points at), else the probability. */
+function learnedEvidence(views: LearnedViews, s: ItemSentence | null, pointer: string): Evidence {
+  if (!s) return { text: `p = ${views.p.toFixed(3)}`, start: 0, end: 0 };
   const span = spanEvidence(s.source.text, s.start, s.start + s.text.length);
   // In another string of the item (a property's description, a default): named, not underlined.
   return s.source.pointer === pointer ? span : { text: `${s.source.pointer}: ${span.text}`, start: 0, end: 0 };
@@ -108,8 +109,9 @@ export function learnedFinding(input: FeatureInput, toolName: string | null, poi
   // A tool that describes attacks quotes them (a scanner's examples): the model reads its text as
   // the rules do, and its verdict there is discounted the same way.
   const discounted = input.describesAttacks;
-  const evidence = learnedEvidence(views, pointer);
-  const suspect = evidence.text.startsWith("p = ") ? "" : `; the sentence shown alone ${views.sentence!.toFixed(2)}`;
+  const shown = shownSentence(views);
+  const evidence = learnedEvidence(views, shown, pointer);
+  const suspect = shown ? `; the sentence shown alone ${views.sentence!.toFixed(2)}` : "";
   return {
     ruleId: "R35",
     family: "G",

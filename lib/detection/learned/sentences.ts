@@ -6,7 +6,7 @@
 // 2026-12-06): the item view alone ROC AUC 0.9760, recall at 2 % FPR 0.822; the sentence view alone
 // 0.9456 / 0.663 (a sentence without its tool says less); the two stacked 0.9784 / 0.839.
 import { IDENT, itemFeatures, type FeatureInput, type SparseVector } from "./features";
-import { predict } from "./logistic";
+import { predict, type LinearModel } from "./logistic";
 import type { ExtractedString } from "@/lib/detection/types";
 
 /** Sentence ends: Latin and CJK stops (a CJK stop needs no space after it) and line breaks. */
@@ -53,7 +53,7 @@ export function sentenceVectors(input: FeatureInput, sentences: readonly ItemSen
 }
 
 /** The sentence view's verdict on an item: the most suspicious sentence's probability and its index (null: no sentence long enough). */
-export function mostSuspicious(model: { weights: Float64Array | Float32Array; intercept: number }, vectors: readonly SparseVector[]): { p: number; at: number } | null {
+export function mostSuspicious(model: LinearModel, vectors: readonly SparseVector[]): { p: number; at: number } | null {
   let best: { p: number; at: number } | null = null;
   vectors.forEach((v, at) => {
     const p = predict(model, v);

@@ -28,8 +28,8 @@ export function DiffPage({ id }: { id: string }) {
   // A URL naming its `to` snapshot does not wait on the server record: that record may still be
   // the one read before the first listing (fresh in the cache for 30 s), while the link came from
   // a timeline that has already seen the snapshot.
-  const hasSnapshots = Boolean(to) || Boolean(server.data?.server.latestSnapshotId);
-  const diff = useDiffQuery(id, from, to, hasSnapshots);
+  const canDiff = Boolean(to) || Boolean(server.data?.server.latestSnapshotId);
+  const diff = useDiffQuery(id, from, to, canDiff);
 
   if (server.isPending) return <p aria-busy="true">Loading diff…</p>;
   if (server.error) {
@@ -49,7 +49,7 @@ export function DiffPage({ id }: { id: string }) {
       <h1 id="diff-heading">
         Changes <span className="muted heading-sub">{s.name}</span>
       </h1>
-      {!hasSnapshots ? (
+      {!canDiff ? (
         <p className="empty" data-testid="no-snapshots">
           No snapshots yet: this page fills in when the worker first lists the server&apos;s tools.
         </p>
