@@ -47,11 +47,35 @@ const rank = (s: Severity | null) => (s ? SEVERITY_RANK[s] : -1);
  */
 const learned = (severity: Severity): AuditFinding => ({ ruleId: "R34" as AuditRuleId, family: "C", severity, toolName: null, pointer: "", evidence: { text: "", start: 0, end: 0 }, message: "" });
 
-/** Tool-list cases of the tuning split, sorted by file then id (deterministic input order). */
+/**
+ * The tuning split as tool lists, sorted by file then id (deterministic input order): every tool-list
+ * case, and what each change case changed (`changedToolCases`).
+ */
 export function tuningCases(): CorpusCase[] {
-  return loadCorpus()
-    .filter((c) => c.split === "tuning" && c.kind === "tools")
-    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const tuning = loadCorpus().filter((c) => c.split === "tuning");
+  return [...tuning.filter((c) => c.kind === "tools"), ...tuning.filter((c) => c.kind === "change").flatMap(changedToolCases)].sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+  );
+}
+
+/**
+ * A change between two listings as tool lists the scorer can learn from. The tools of the later
+ * listing that are new or differ from the earlier one are what the alert pipeline judges
+ * (lib/alerts/judge.ts), so they carry the change's label (`<id>#after`). When the change is
+ * malicious, the earlier versions of those same tools are what the server showed before it turned,
+ * so they are honest by the case's own account (`<id>#before`, benign): with the later versions they
+ * make a twin pair written by the attacker, one text with and without the poison. A tool only
+ * renamed has no earlier version by that name and adds nothing here.
+ */
+export function changedToolCases(c: CorpusCase): CorpusCase[] {
+  const before = c.before ?? [];
+  const previous = new Map(before.map((t) => [String(t.name), JSON.stringify(t)]));
+  const changed = (c.after ?? []).filter((t) => previous.get(String(t.name)) !== JSON.stringify(t));
+  if (!changed.length) return [];
+  const asList = (id: string, label: CorpusCase["label"], tools: CorpusCase["tools"]): CorpusCase => ({ ...c, id, label, kind: "tools", tools, before: undefined, after: undefined });
+  const after = asList(`${c.id}#after`, c.label, changed);
+  const earlier = before.filter((t) => changed.some((a) => String(a.name) === String(t.name)));
+  return c.label === "malicious" && earlier.length ? [after, asList(`${c.id}#before`, "benign", earlier)] : [after];
 }
 
 /**

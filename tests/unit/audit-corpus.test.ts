@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.752, false-positive rate ≤ 0.013, at least 869 of 1239 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.744, false-positive rate ≤ 0.013, at least 904 of 1321 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -63,16 +63,22 @@ describe("audit corpus", () => {
     // R29's list-level finding at low, R35 on 18,559: 0.748 / 0.018 / 852 of 1,239; the veto sparing only a
     // finding critical on its own: 0.748 / 0.012 / 853 of 1,239. R35 with words cut by ICU in unspaced
     // scripts, the multilingual lexicon's roles and a second view over each sentence: 0.753 / 0.012 / 869.
-    expect(t.recall).toBeGreaterThanOrEqual(0.752);
+    // Six more (06bu–06bz, 1,511 cases written blind on 2026-12-06's night, most of them aimed at what the
+    // model missed: subtle twins, changes, prompts and resources, credentials in 24 languages, schema
+    // fields), first run 0.749 / 0.014 / 903 of 1,321; R35 retrained on 21,810 (the changes' tools
+    // included) with its veto up to its thresholds (0.8): 0.745 / 0.012 / 904 of 1,321.
+    expect(t.recall).toBeGreaterThanOrEqual(0.744);
     expect(t.fpr).toBeLessThanOrEqual(0.013);
-    expect(t.twins.pairs).toBe(1239);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(869);
+    expect(t.twins.pairs).toBe(1321);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(904);
   });
 
-  it("held-out batch 1 (never tuned on): recall ≥ 0.94, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
+  // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounts
+  // three more of its attacks (71 of 78).
+  it("held-out batch 1 (never tuned on): recall ≥ 0.905, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
     const h = result.heldOutBatches["batch 1"];
     console.log(summaryLine("held-out batch 1", h));
-    expect(h.recall).toBeGreaterThanOrEqual(0.94);
+    expect(h.recall).toBeGreaterThanOrEqual(0.905);
     expect(h.fpr).toBeLessThanOrEqual(0.02);
     expect(h.twins.pairs).toBe(12);
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
@@ -88,12 +94,12 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.778, fpr: 0.039, pairs: 12, separated: 7 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.765, fpr: 0.039, pairs: 12, separated: 7 },
     { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.028, pairs: 15, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.872, fpr: 0.017, pairs: 15, separated: 13 },
     { batch: "batch 5", positives: 90, negatives: 92, recall: 0.839, fpr: 0.027, pairs: 15, separated: 13 },
     { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.049, pairs: 12, separated: 9 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.038, pairs: 12, separated: 10 },
     { batch: "batch 8", positives: 91, negatives: 90, recall: 0.709, fpr: 0.05, pairs: 12, separated: 6 },
     { batch: "batch 9", positives: 90, negatives: 91, recall: 0.672, fpr: 0.038, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
@@ -108,27 +114,35 @@ describe("audit corpus", () => {
     // 18,559); batches 25 and 26: 0.800 / 0.000 / 6 of 12 and 0.811 / 0.011 / 8 of 12 (same system, run
     // before the two-view R35 of the same day). The rows are the final system's (R35 with the sentence
     // view, 2026-12-06 late): batch 1 lost one catch and one twin pair to it (0.962 → 0.949, 12 → 11).
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.038, pairs: 12, separated: 6 },
+    // Since 2026-12-07 the rows are R35's on 21,810 tuning cases (06bu–06bz and the tools of every
+    // change between listings added; thresholds and veto 0.8): at the high gate, all batches, 2,130 →
+    // 2,116 of 2,660 caught and 42 → 34 of 2,649 false positives.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.561, fpr: 0.027, pairs: 12, separated: 6 },
     { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
     { batch: "batch 12", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.75, fpr: 0.027, pairs: 12, separated: 9 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.828, fpr: 0.038, pairs: 12, separated: 8 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.739, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.795, fpr: 0.027, pairs: 12, separated: 7 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 8 },
     { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
     { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
     { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.761, fpr: 0.005, pairs: 12, separated: 9 },
     { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.016, pairs: 12, separated: 11 },
     { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.038, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.85, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.861, fpr: 0.016, pairs: 12, separated: 9 },
     { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 6 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 6 },
     { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 8 },
     // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
     // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
     { batch: "batch 27", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.016, pairs: 12, separated: 11 },
+    { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.005, pairs: 12, separated: 11 },
+    // Batches 29 and 30, first runs (written blind, committed before anything ran on them; R35 on
+    // 18,559 cases): 0.844 / 0.000 / 10 of 12 and 0.867 / 0.022 / 10 of 12 (at --fail-on medium 0.956 /
+    // 0.000 and 0.967 / 0.033).
+    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 30", positives: 90, negatives: 91, recall: 0.85, fpr: 0.016, pairs: 12, separated: 10 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -162,25 +176,29 @@ describe("audit corpus", () => {
   // batches 22–23, 0.910 / 0.028; on 18,559 (thresholds 0.7), with batch 24, 0.900 / 0.024; the veto
   // sparing only a finding critical on its own (not two rules at high), 0.900 / 0.019; with batches
   // 25–26, 0.900 / 0.019. R35 with ICU words, the lexicon's roles and the sentence view stacked
-  // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020; with batches 27–28, 0.919 / 0.019 (the issue's
-  // target is 0.95 / 0.02: the false-positive side met, recall not).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.917, false-positive rate ≤ 0.02", () => {
+  // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020; with batches 27–28, 0.919 / 0.019; with batches
+  // 29–30, 0.921 / 0.019; R35 on 21,810 cases (06bu–06bz, the changes' tools), veto 0.8: 0.921 / 0.016
+  // (2,450/2,660, 43/2,649; the issue's target is 0.95 / 0.02: the false-positive side met, recall not).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.92, false-positive rate ≤ 0.017", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.917);
-    expect(fpr).toBeLessThanOrEqual(0.02);
+    expect(recall).toBeGreaterThanOrEqual(0.92);
+    expect(fpr).toBeLessThanOrEqual(0.017);
   });
 
-  // One known miss, kept visible rather than tuned away: "readonly-hint-destructive" (readOnlyHint: true
-  // on "Deletes all untracked files…") is R25 at medium by design (an annotation at odds with the text is
-  // evidence to weigh), and R35 rates it 0.683 (0.699 on the item view of 18,559 cases), under its 0.7 veto, so it is shown at
-  // low. Exempting annotation findings from the veto was measured on the tuning files and not taken: it
-  // would keep 4 such attacks and 6 honest tools at medium.
-  it("every published attack but one (named) is high or critical, and the original hard negatives stay below high", () => {
+  // Two known misses, kept visible rather than tuned away, both ATR-2026-00106 variants:
+  // - "readonly-hint-destructive" (readOnlyHint: true on "Deletes all untracked files…") is R25 at medium by
+  //   design (an annotation at odds with the text is evidence to weigh), and R35 rates it 0.703 (0.683 on
+  //   18,559 cases), under its veto, so it is shown at low. Exempting annotation findings from the veto was
+  //   measured on the tuning files and not taken: it would keep 4 such attacks and 6 honest tools at medium.
+  // - "schema-contradiction-write-mode" (a read-only query tool, "safe to run without confirmation", with a
+  //   write_mode flag defaulting to true) is R8 and R25 at high, and R35 rates it 0.746: above the 0.7 veto
+  //   of before 2026-12-07 (critical then), under the 0.8 veto since (docs/rules/R35.md "The veto").
+  it("every published attack but two (named) is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
-    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual(["readonly-hint-destructive"]);
+    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual(["schema-contradiction-write-mode", "readonly-hint-destructive"]);
     const hard = result.rows.filter((r) => r.c.file === "hard-negatives.json");
     expect(hard.filter((r) => r.v.flagged).map((r) => r.c.id)).toEqual([]);
   });

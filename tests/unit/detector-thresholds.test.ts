@@ -1,7 +1,7 @@
 // How `npm run train-detector` picks R35's thresholds (scripts/detector/metrics.ts chooseThresholds),
 // on eight hand-built one-item cases whose best choices are worked out by hand below.
 import { describe, expect, it } from "vitest";
-import { chooseThresholds, FP_WEIGHT, LIMITS, table, recall, fpr } from "@/scripts/detector/metrics";
+import { chooseThresholds, FP_WEIGHT, LIMITS, table, recall, fpr, VETO_GRID } from "@/scripts/detector/metrics";
 import type { CaseData } from "@/scripts/detector/dataset";
 
 // One item per case. The entity's severity rank (low 1, medium 2, high 3; -1 none) with no R35
@@ -44,6 +44,24 @@ describe("choosing R35's thresholds", () => {
     const tab = table(cases, probs, t);
     expect(recall(tab.fusion.medium)).toBe(1);
     expect(fpr(tab.fusion.medium)).toBe(1); // no veto: the rules' own false positives stay
+  });
+
+  // The veto may reach as high as the thresholds themselves. Three attacks no rule sees, rated 0.9;
+  // one honest tool rated 0.72 and two rated 0.01, on all of which a rule fires at medium. At high
+  // the rules flag nothing, so high must stay above 0.72 (0.75 or more). At medium the 0.72 tool is
+  // silenced only by a veto above 0.72, and a veto may not exceed medium: veto 0.75 with medium and
+  // high 0.9 catches all three attacks and flags nothing (1.0 / 0 at both gates); of the ties it is
+  // the most cautious (highest thresholds, lowest veto). With the veto grid of before 2026-12-07
+  // (stopping at 0.7) the 0.72 tool keeps its rule's medium finding: 1.0 / 0.333 at medium.
+  it("closes the band between the veto and the medium threshold when that pays: veto 0.75, not stopped at 0.7", () => {
+    const band = [attack("a1"), attack("a2"), attack("a3"), honest("b1"), honest("b2"), honest("b3")];
+    const p = [[0.9], [0.9], [0.9], [0.72], [0.01], [0.01]];
+    const t = chooseThresholds(band, p, LIMITS);
+    expect(t).toEqual({ medium: 0.9, high: 0.9, veto: 0.75 });
+    const tab = table(band, p, t);
+    expect([recall(tab.fusion.medium), fpr(tab.fusion.medium), recall(tab.fusion.high), fpr(tab.fusion.high)]).toEqual([1, 0, 1, 0]);
+    const before = table(band, p, chooseThresholds(band, p, LIMITS, VETO_GRID.filter((v) => v <= 0.7)));
+    expect([recall(before.fusion.medium), fpr(before.fusion.medium)]).toEqual([1, 1 / 3]);
   });
 
   it("never exceeds the rules' false-positive rate: with no room at either gate and the attack inseparable, R35 flags nothing a rule did not", () => {
