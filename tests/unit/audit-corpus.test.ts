@@ -143,6 +143,11 @@ describe("audit corpus", () => {
     // 0.000 and 0.967 / 0.033).
     { batch: "batch 29", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
     { batch: "batch 30", positives: 90, negatives: 91, recall: 0.85, fpr: 0.016, pairs: 12, separated: 10 },
+    // Batches 31 and 32, first runs (written blind after R35 was retrained on 21,810 cases, committed
+    // before anything ran on them): 0.789 / 0.011 / 9 of 12 and 0.867 / 0.011 / 10 of 12 (at --fail-on
+    // medium 0.922 / 0.011 and 0.967 / 0.011).
+    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.861, fpr: 0.016, pairs: 12, separated: 10 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -178,7 +183,8 @@ describe("audit corpus", () => {
   // 25–26, 0.900 / 0.019. R35 with ICU words, the lexicon's roles and the sentence view stacked
   // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020; with batches 27–28, 0.919 / 0.019; with batches
   // 29–30, 0.921 / 0.019; R35 on 21,810 cases (06bu–06bz, the changes' tools), veto 0.8: 0.921 / 0.016
-  // (2,450/2,660, 43/2,649; the issue's target is 0.95 / 0.02: the false-positive side met, recall not).
+  // (2,450/2,660, 43/2,649); with batches 31–32, 0.923 / 0.016 (2,620/2,840, 45/2,831; the issue's
+  // target is 0.95 / 0.02: the false-positive side met, recall not).
   it("held-out, all batches, at --fail-on medium: recall ≥ 0.92, false-positive rate ≤ 0.017", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
