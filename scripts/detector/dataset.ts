@@ -52,10 +52,10 @@ const learned = (severity: Severity): AuditFinding => ({ ruleId: "R34" as AuditR
  * case, and what each change case changed (`changedToolCases`).
  */
 export function tuningCases(): CorpusCase[] {
-  const tuning = loadCorpus().filter((c) => c.split === "tuning");
-  return [...tuning.filter((c) => c.kind === "tools"), ...tuning.filter((c) => c.kind === "change").flatMap(changedToolCases)].sort((a, b) =>
-    a.file < b.file ? -1 : a.file > b.file ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
+  return loadCorpus()
+    .filter((c) => c.split === "tuning")
+    .flatMap((c) => (c.kind === "change" ? changedToolCases(c) : [c]))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /**
@@ -74,7 +74,8 @@ export function changedToolCases(c: CorpusCase): CorpusCase[] {
   if (!changed.length) return [];
   const asList = (id: string, label: CorpusCase["label"], tools: CorpusCase["tools"]): CorpusCase => ({ ...c, id, label, kind: "tools", tools, before: undefined, after: undefined });
   const after = asList(`${c.id}#after`, c.label, changed);
-  const earlier = before.filter((t) => changed.some((a) => String(a.name) === String(t.name)));
+  const changedNames = new Set(changed.map((t) => String(t.name)));
+  const earlier = before.filter((t) => changedNames.has(String(t.name)));
   return c.label === "malicious" && earlier.length ? [after, asList(`${c.id}#before`, "benign", earlier)] : [after];
 }
 
