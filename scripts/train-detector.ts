@@ -45,7 +45,7 @@ if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt
 const thresholds = chooseThresholds(cases, oof, LIMITS);
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;
-console.log(`${cases.length} tuning tool-list cases, ${files.length} files in ${Math.min(FOLDS, files.length)} folds; stack ${stack.item.toFixed(3)}·logit(item) + ${stack.sentence.toFixed(3)}·logit(sentence) + ${stack.intercept.toFixed(3)}; thresholds medium ${thresholds.medium}, high ${thresholds.high}, veto ${thresholds.veto}`);
+console.log(`${cases.length} tuning tool-list cases, ${files.length} files in ${Math.min(FOLDS, files.length)} folds; stack ${stack.trees.length} boosted trees over the two views and ${stack.names.length} named features; thresholds medium ${thresholds.medium}, high ${thresholds.high}, veto ${thresholds.veto}`);
 // Each view alone, on the same folds (docs/rules/R35.md "Two views" quotes them).
 for (const [name, probs] of [["item view alone", oofItem], ["sentence view alone", oofSentence.map((ps, i) => ps.map((s, j) => s ?? oofItem[i]![j]!))]] as const) {
   const t = chooseThresholds(cases, probs, LIMITS);
@@ -63,7 +63,7 @@ for (const [name, t] of [["without the veto", chooseThresholds(cases, oof, LIMIT
 const final = trainScorer(cases, { lambda: LAMBDA, variant: VARIANT });
 const base64 = (w: Float64Array) => Buffer.from(Float32Array.from(w).buffer).toString("base64");
 const out: LearnedModel = {
-  version: 2,
+  version: 3,
   variant: VARIANT,
   blocks: VARIANTS[VARIANT],
   lambda: LAMBDA,

@@ -3,7 +3,7 @@
 // aggregated severity would be with no R34 finding, an R34 at medium or one at high, or with its items
 // vetoed, so the cross-validation can judge the fusion for any thresholds without rescanning.
 import { aggregateSeverity, groupByEntity } from "@/lib/detection/severity";
-import { itemFeatures, type FeatureBlocks, type SparseVector } from "@/lib/detection/learned/features";
+import { itemFeatures, type FeatureBlocks, type NamedValue, type SparseVector } from "@/lib/detection/learned/features";
 import { sentenceVectors } from "@/lib/detection/learned/sentences";
 import { scanToolsDetailed, vetoReplacements, type ScannedItem } from "@/lib/detection/scan-tools";
 import { SEVERITY_RANK, type AuditFinding, type AuditRuleId, type Severity } from "@/lib/detection";
@@ -29,6 +29,8 @@ export type Item = {
   ruleRank: number;
   /** The sentence view's vectors (lib/detection/learned/sentences.ts), one per sentence. */
   sentences: SparseVector[];
+  /** The item's named features (features.ts, every block): what the stack reads beside the views. */
+  named: NamedValue[];
 };
 
 export type CaseData = {
@@ -101,12 +103,17 @@ export function vectorOf(item: Item, variant: Variant): SparseVector {
 export function caseData(c: CorpusCase, variants: readonly Variant[] = Object.keys(VARIANTS) as Variant[]): CaseData {
   const { items: scanned, findings } = itemInputs(c);
   const groups = groupByEntity(findings);
-  const items = scanned.map(({ key, input }) => ({
-    key,
-    x: Object.fromEntries(variants.map((k) => [k, itemFeatures(input, VARIANTS[k]).vector])),
-    ruleRank: rank(aggregateSeverity(input.findings).severity),
-    sentences: sentenceVectors(input),
-  }));
+  const items = scanned.map(({ key, input }) => {
+    // Every block, as the product computes (VARIANTS.all): its vector serves "all", its named features the stack.
+    const full = itemFeatures(input);
+    return {
+      key,
+      x: Object.fromEntries(variants.map((k) => [k, k === "all" ? full.vector : itemFeatures(input, VARIANTS[k]).vector])),
+      ruleRank: rank(aggregateSeverity(input.findings).severity),
+      sentences: sentenceVectors(input),
+      named: full.named,
+    };
+  });
   // What the veto would leave of each entity: its items' own findings discounted, list-level ones kept.
   const vetoed = vetoReplacements(scanned, () => true);
   const entities = new Map<string, [number, number, number, number]>();

@@ -57,11 +57,30 @@ const WORKER_ENTRY = new URL("./fold-worker.ts", import.meta.url).href;
 const WORKER_BOOT = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(WORKER_ENTRY)}); });`;
 
 /**
- * Out-of-fold scores: `probs[i][j]`, item j of case i scored by the models that never saw case i's
- * file, the two views stacked by `stack`, which is fitted on these same out-of-fold scores; and
- * each view's own scores (`item`, `sentence`).
+ * Out-of-fold scores: `probs[i][j]`, item j of case i scored by the views that never saw case i's
+ * file, stacked by a stack fitted on the other folds' out-of-fold scores (nestedStack); each view's
+ * own scores (`item`, `sentence`); and `stack`, fitted on all of them, for the model file.
  */
 export type OutOfFold = { probs: number[][]; item: number[][]; sentence: Array<Array<number | null>>; stack: Stack };
+
+/**
+ * The stacked probabilities the thresholds are chosen on: each fold's cases stacked by trees fitted
+ * on the other folds' scores. Trees fitted on every case would be scored on the rows they were fitted
+ * on, and boosted trees fit their training rows closely, so thresholds chosen on those would be
+ * chosen on scores no new case gets.
+ */
+function nestedStack(cases: readonly CaseData[], folds: readonly Fold[], item: number[][], sentence: Array<Array<number | null>>): number[][] {
+  const probs: number[][] = cases.map(() => []);
+  for (const fold of folds) {
+    const held = new Set(fold);
+    const rest = cases.flatMap((c, i) => (held.has(c.file) ? [] : [i]));
+    const stack = fitStack(rest.map((i) => cases[i]!), rest.map((i) => item[i]!), rest.map((i) => sentence[i]!));
+    const inFold = cases.flatMap((c, i) => (held.has(c.file) ? [i] : []));
+    const stacked = stackedProbabilities(stack, inFold.map((i) => cases[i]!), inFold.map((i) => item[i]!), inFold.map((i) => sentence[i]!));
+    inFold.forEach((ci, k) => (probs[ci] = stacked[k]!));
+  }
+  return probs;
+}
 
 export async function outOfFold(cases: readonly CaseData[], settings: TrainSettings, options: { threads?: number; folds?: number } = {}): Promise<OutOfFold> {
   const folds = groupFiles(cases, options.folds);
@@ -72,10 +91,7 @@ export async function outOfFold(cases: readonly CaseData[], settings: TrainSetti
       item[i] = p;
       sentence[i] = s;
     });
-  const done = (): OutOfFold => {
-    const stack = fitStack(cases, item, sentence);
-    return { probs: stackedProbabilities(stack, item, sentence), item, sentence, stack };
-  };
+  const done = (): OutOfFold => ({ probs: nestedStack(cases, folds, item, sentence), item, sentence, stack: fitStack(cases, item, sentence) });
   const n = Math.min(options.threads ?? Math.max(1, os.availableParallelism()), folds.length);
   if (n <= 1) {
     for (const f of folds) take(fitFold(cases, settings, f));

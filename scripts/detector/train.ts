@@ -21,7 +21,8 @@
 import { FEATURE_BITS } from "@/lib/detection/learned/features";
 import { SEVERITY_RANK } from "@/lib/detection";
 import { predict, trainLogistic, type Example, type Trained } from "@/lib/detection/learned/logistic";
-import { cappedLogit, stackedProbability, type Stack } from "@/lib/detection/learned/stack";
+import { stackedProbability, stackRow, type Stack } from "@/lib/detection/learned/stack";
+import { fitBoosted } from "./boost";
 import { mostSuspicious } from "@/lib/detection/learned/sentences";
 import { vectorOf, type CaseData, type Variant } from "./dataset";
 
@@ -119,32 +120,49 @@ function trainSentences(cases: readonly CaseData[], positives: ReadonlyArray<[nu
 export const sentenceProbability = (model: Trained, item: CaseData["items"][number]): number | null => mostSuspicious(model, item.sentences)?.p ?? null;
 
 /**
+ * The names the stack reads beside the views (lib/detection/learned/stack.ts): the named features
+ * that at least STACK_MIN_ITEMS items of the training cases carry, sorted. Rarer ones would give
+ * the trees splits on a handful of items.
+ */
+export const STACK_MIN_ITEMS = 30;
+export function stackNames(cases: readonly CaseData[]): string[] {
+  const counts = new Map<string, number>();
+  for (const c of cases) for (const it of c.items) for (const [name] of it.named) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].filter(([, n]) => n >= STACK_MIN_ITEMS).map(([name]) => name).sort();
+}
+
+/**
  * The stack (lib/detection/learned/stack.ts), fitted on out-of-fold scores: every item of a benign
  * case is a negative; a malicious case gives its item the item view rates highest as the positive
- * (as the product flags a case by its most suspicious item). Classes balanced, a light L2.
+ * (as the product flags a case by its most suspicious item). Classes balanced. The trees' settings
+ * (scripts/detector/boost.ts BOOST_DEFAULTS) were compared out of fold on 2026-12-07 (docs/rules/R35.md).
  */
 export function fitStack(cases: readonly CaseData[], item: ReadonlyArray<readonly number[]>, sentence: ReadonlyArray<ReadonlyArray<number | null>>): Stack {
-  const examples: Example[] = [];
-  const x = (ci: number, ii: number) => {
-    const lp = cappedLogit(item[ci]![ii]!);
-    const s = sentence[ci]![ii] ?? null;
-    return { index: Int32Array.of(0, 1), value: Float64Array.of(lp, s === null ? lp : cappedLogit(s)) };
-  };
+  const names = stackNames(cases);
+  const rows: Float64Array[] = [];
+  const y: number[] = [];
+  const row = (ci: number, ii: number) => stackRow(names, item[ci]![ii]!, sentence[ci]![ii] ?? null, cases[ci]!.items[ii]!.named);
   cases.forEach((c, ci) => {
     if (!c.items.length) return;
-    if (!c.label) c.items.forEach((_, ii) => examples.push({ x: x(ci, ii), y: 0, weight: 1 }));
+    if (!c.label)
+      c.items.forEach((_, ii) => {
+        rows.push(row(ci, ii));
+        y.push(0);
+      });
     else {
       const p = item[ci]!;
-      examples.push({ x: x(ci, p.indexOf(Math.max(...p))), y: 1, weight: 1 });
+      rows.push(row(ci, p.indexOf(Math.max(...p))));
+      y.push(1);
     }
   });
-  const m = trainLogistic(balance(examples), { dims: 2, lambda: 1e-4 });
-  return { item: m.weights[0]!, sentence: m.weights[1]!, intercept: m.intercept };
+  const positives = y.filter(Boolean).length;
+  const weight = y.map((v) => (v ? y.length / (2 * positives) : y.length / (2 * (y.length - positives))));
+  return { names, ...fitBoosted(rows, y, weight) };
 }
 
 /** Both views' out-of-fold scores made one probability per item by the stack. */
-export const stackedProbabilities = (stack: Stack, item: ReadonlyArray<readonly number[]>, sentence: ReadonlyArray<ReadonlyArray<number | null>>): number[][] =>
-  item.map((ps, ci) => ps.map((p, ii) => stackedProbability(stack, p, sentence[ci]![ii] ?? null)));
+export const stackedProbabilities = (stack: Stack, cases: readonly CaseData[], item: ReadonlyArray<readonly number[]>, sentence: ReadonlyArray<ReadonlyArray<number | null>>): number[][] =>
+  item.map((ps, ci) => ps.map((p, ii) => stackedProbability(stack, p, sentence[ci]![ii] ?? null, cases[ci]!.items[ii]!.named)));
 
 export function trainScorer(cases: readonly CaseData[], settings: TrainSettings): Trained & { sentence: Trained; examples: { positives: number; negatives: number } } {
   const { positives, open } = resolvePositives(cases);

@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.744, false-positive rate ≤ 0.013, at least 904 of 1321 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.745, false-positive rate ≤ 0.010, at least 905 of 1321 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -66,19 +66,20 @@ describe("audit corpus", () => {
     // Six more (06bu–06bz, 1,511 cases written blind on 2026-12-06's night, most of them aimed at what the
     // model missed: subtle twins, changes, prompts and resources, credentials in 24 languages, schema
     // fields), first run 0.749 / 0.014 / 903 of 1,321; R35 retrained on 21,810 (the changes' tools
-    // included) with its veto up to its thresholds (0.8): 0.745 / 0.012 / 904 of 1,321.
-    expect(t.recall).toBeGreaterThanOrEqual(0.744);
-    expect(t.fpr).toBeLessThanOrEqual(0.013);
+    // included) with its veto up to its thresholds (0.8): 0.745 / 0.012 / 904 of 1,321. R35's views
+    // stacked by boosted trees over them and the named features (2026-12-07): 0.746 / 0.009 / 905.
+    expect(t.recall).toBeGreaterThanOrEqual(0.745);
+    expect(t.fpr).toBeLessThanOrEqual(0.01);
     expect(t.twins.pairs).toBe(1321);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(904);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(905);
   });
 
-  // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounts
-  // three more of its attacks (71 of 78).
-  it("held-out batch 1 (never tuned on): recall ≥ 0.905, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
+  // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounted
+  // three more of its attacks (71 of 78); its views stacked by boosted trees catch them again (74 of 78).
+  it("held-out batch 1 (never tuned on): recall ≥ 0.944, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
     const h = result.heldOutBatches["batch 1"];
     console.log(summaryLine("held-out batch 1", h));
-    expect(h.recall).toBeGreaterThanOrEqual(0.905);
+    expect(h.recall).toBeGreaterThanOrEqual(0.944);
     expect(h.fpr).toBeLessThanOrEqual(0.02);
     expect(h.twins.pairs).toBe(12);
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
@@ -94,14 +95,14 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.765, fpr: 0.039, pairs: 12, separated: 7 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.792, fpr: 0.038, pairs: 12, separated: 8 },
     { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.872, fpr: 0.017, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.839, fpr: 0.027, pairs: 15, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.873, fpr: 0.016, pairs: 15, separated: 13 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.851, fpr: 0.016, pairs: 15, separated: 13 },
     { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.038, pairs: 12, separated: 10 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.709, fpr: 0.05, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.672, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.709, fpr: 0.038, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.673, fpr: 0.038, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
@@ -116,38 +117,40 @@ describe("audit corpus", () => {
     // view, 2026-12-06 late): batch 1 lost one catch and one twin pair to it (0.962 → 0.949, 12 → 11).
     // Since 2026-12-07 the rows are R35's on 21,810 tuning cases (06bu–06bz and the tools of every
     // change between listings added; thresholds and veto 0.8): at the high gate, all batches, 2,130 →
-    // 2,116 of 2,660 caught and 42 → 34 of 2,649 false positives.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.561, fpr: 0.027, pairs: 12, separated: 6 },
-    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.739, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.795, fpr: 0.027, pairs: 12, separated: 7 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
-    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.761, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.872, fpr: 0.016, pairs: 12, separated: 11 },
+    // 2,116 of 2,660 caught and 42 → 34 of 2,649 false positives. Since 2026-12-07 (later) they are R35's
+    // with its views stacked by boosted trees: at the high gate, 32 batches, 2,265 → 2,267 of 2,840
+    // caught and 36 → 31 of 2,831 false positives.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.573, fpr: 0.027, pairs: 12, separated: 6 },
+    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 6 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.762, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.728, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.795, fpr: 0.016, pairs: 12, separated: 7 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.762, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.784, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.862, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.884, fpr: 0.016, pairs: 12, separated: 12 },
     { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.038, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.861, fpr: 0.016, pairs: 12, separated: 9 },
-    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 6 },
-    { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.851, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.873, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 6 },
+    { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.005, pairs: 12, separated: 8 },
     // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
     // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
-    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 11 },
     { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.005, pairs: 12, separated: 11 },
     // Batches 29 and 30, first runs (written blind, committed before anything ran on them; R35 on
     // 18,559 cases): 0.844 / 0.000 / 10 of 12 and 0.867 / 0.022 / 10 of 12 (at --fail-on medium 0.956 /
     // 0.000 and 0.967 / 0.033).
-    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 30", positives: 90, negatives: 91, recall: 0.85, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.828, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 30", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
     // Batches 31 and 32, first runs (written blind after R35 was retrained on 21,810 cases, committed
     // before anything ran on them): 0.789 / 0.011 / 9 of 12 and 0.867 / 0.011 / 10 of 12 (at --fail-on
     // medium 0.922 / 0.011 and 0.967 / 0.011).
-    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 9 },
-    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.861, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.873, fpr: 0.016, pairs: 12, separated: 10 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -184,14 +187,15 @@ describe("audit corpus", () => {
   // (thresholds 0.8 / 0.8, veto 0.7): 0.917 / 0.020; with batches 27–28, 0.919 / 0.019; with batches
   // 29–30, 0.921 / 0.019; R35 on 21,810 cases (06bu–06bz, the changes' tools), veto 0.8: 0.921 / 0.016
   // (2,450/2,660, 43/2,649); with batches 31–32, 0.923 / 0.016 (2,620/2,840, 45/2,831; the issue's
-  // target is 0.95 / 0.02: the false-positive side met, recall not).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.92, false-positive rate ≤ 0.017", () => {
+  // target is 0.95 / 0.02: the false-positive side met, recall not). R35's views stacked by boosted
+  // trees over them and the named features: 0.935 / 0.015 (2,654/2,840, 42/2,831).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.933, false-positive rate ≤ 0.016", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.92);
-    expect(fpr).toBeLessThanOrEqual(0.017);
+    expect(recall).toBeGreaterThanOrEqual(0.933);
+    expect(fpr).toBeLessThanOrEqual(0.016);
   });
 
   // Two known misses, kept visible rather than tuned away, both ATR-2026-00106 variants:

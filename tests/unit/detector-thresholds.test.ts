@@ -10,7 +10,7 @@ const oneItem = (id: string, label: 0 | 1, ranks: [number, number, number, numbe
   id,
   file: "hand-built.json",
   label,
-  items: [{ key: "t", x: {}, ruleRank: ranks[0], sentences: [] }],
+  items: [{ key: "t", x: {}, ruleRank: ranks[0], sentences: [], named: [] }],
   entities: new Map([["t", ranks]]),
 });
 // Attacks no rule sees; honest tools on which the rules fire at medium (a veto lowers them to low).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sentencesOf, sentenceVectors } from "@/lib/detection/learned/sentences";
-import { stackedProbability } from "@/lib/detection/learned/stack";
+import { stackedProbability, stackRow } from "@/lib/detection/learned/stack";
 import { crossIndex } from "@/lib/detection/rules-cross";
 
 // R35's two views (docs/rules/R35.md, "Two views"): the pieces that are arithmetic or text
@@ -40,37 +40,71 @@ describe("the sentence view: what counts as a sentence", () => {
   });
 });
 
-describe("the stack: two views, one probability", () => {
-  const stack = { item: 1, sentence: 0.5, intercept: -0.2 };
-  it("adds the views' logits with the stack's weights", () => {
-    // logit(0.5) = 0, logit(1/(1+e^-2)) = 2: z = 1·0 + 0.5·2 − 0.2 = 0.8, σ(0.8) = 0.689974…
-    expect(stackedProbability(stack, 0.5, 1 / (1 + Math.exp(-2)))).toBeCloseTo(0.689974, 6);
-    // logit(0.2) = −1.386294: z = −1.386294 + 0.5·2 − 0.2 = −0.586294, σ = 0.357486…
-    expect(stackedProbability(stack, 0.2, 1 / (1 + Math.exp(-2)))).toBeCloseTo(0.357483, 5);
+describe("the stack: two views and the named features, one probability", () => {
+  // One tree: x0 (the item's logit) <= 0 ? −2 : (x3, "URL at an outside host", <= 0.5 ? 0.5 : 3); base −0.5.
+  const tree = { feature: [0, -1, 3, -1, -1], threshold: [0, 0, 0.5, 0, 0], left: [1, -1, 3, -1, -1], right: [2, -1, 4, -1, -1], value: [0, -2, 0, 0.5, 3] };
+  const stack = { names: ["URL at an outside host", "secrecy words"], base: -0.5, trees: [tree] };
+
+  it("reads the item's logit, the sentence's logit, whether there is a sentence, then the named features by name", () => {
+    // logit(0.5) = 0, logit(1/(1+e^-2)) = 2; "secrecy words" at 1/3; a name the stack does not read is left out.
+    const row = stackRow(stack.names, 0.5, 1 / (1 + Math.exp(-2)), [["secrecy words", 1 / 3], ["not a stack input", 1]]);
+    expect([...row].map((v) => Number(v.toFixed(6)))).toEqual([0, 2, 1, 0, 0.333333]);
   });
 
-  it("uses the item view's logit for both when the item has no sentence", () => {
-    // logit(0.8) = 1.386294: z = 1.5·1.386294 − 0.2 = 1.879442, σ = 0.867547…
-    expect(stackedProbability(stack, 0.8, null)).toBeCloseTo(0.867547, 5);
+  it("uses the item view's logit for both when the item has no sentence, and says so", () => {
+    // logit(0.8) = 1.386294
+    const row = stackRow(stack.names, 0.8, null, []);
+    expect(row[0]).toBeCloseTo(1.386294, 5);
+    expect(row[1]).toBe(row[0]);
+    expect(row[2]).toBe(0);
+  });
+
+  it("adds the trees' leaves to the base: the same item view is worth more beside a URL at an outside host", () => {
+    // p = 0.8: right at the root; without the URL z = −0.5 + 0.5 = 0 → 0.5; with it z = 2.5 → σ(2.5) = 0.924142…
+    expect(stackedProbability(stack, 0.8, null, [])).toBeCloseTo(0.5, 12);
+    expect(stackedProbability(stack, 0.8, null, [["URL at an outside host", 1]])).toBeCloseTo(0.924142, 5);
+    // p = 0.3 (logit < 0): z = −2.5 whatever the URL → 0.075858…
+    expect(stackedProbability(stack, 0.3, 0.99, [["URL at an outside host", 1]])).toBeCloseTo(0.075858, 5);
   });
 
   it("caps each logit at ±12, so a probability of exactly 0 or 1 stays finite", () => {
-    // z = 12 + 0.5·(−12) − 0.2 = 5.8, σ = 0.996981…
-    expect(stackedProbability(stack, 1, 0)).toBeCloseTo(0.996981, 5);
-    expect(Number.isFinite(stackedProbability(stack, 0, 0))).toBe(true);
+    expect([...stackRow([], 1, 0, [])]).toEqual([12, -12, 1]);
+    expect(Number.isFinite(stackedProbability(stack, 0, 0, []))).toBe(true);
   });
 });
 
 describe("the stack is fitted on out-of-fold scores, not chosen by hand", () => {
-  it("weighs a view by what it separates: an item view that says 0.5 everywhere gets weight 0, a sentence view that separates gets a positive one", async () => {
+  const item = (named: Array<[string, number]> = []) => ({ key: "t", x: {}, ruleRank: -1, sentences: [], named });
+
+  it("follows the view that separates: an item view that says 0.5 everywhere cannot move it, a sentence view that separates does", async () => {
     const { fitStack } = await import("@/scripts/detector/train");
-    const item = { key: "t", x: {}, ruleRank: -1, sentences: [] };
-    // 20 honest cases and 20 attacks, one item each; the sentence view rates attacks 0.9 and honest items 0.1.
-    const cases = Array.from({ length: 40 }, (_, i) => ({ id: `c${i}`, file: "hand.json", label: (i < 20 ? 0 : 1) as 0 | 1, items: [item], entities: new Map() }));
+    // 200 honest cases and 200 attacks, one item each; the sentence view rates attacks 0.9 and honest
+    // items 0.1. (A leaf must hold a hessian weight of 5, about 20 rows at p = 0.5 and more as p
+    // moves away: with a few dozen rows the trees stop early.)
+    const cases = Array.from({ length: 400 }, (_, i) => ({ id: `c${i}`, file: "hand.json", label: (i < 200 ? 0 : 1) as 0 | 1, items: [item()], entities: new Map() }));
     const stack = fitStack(cases, cases.map(() => [0.5]), cases.map((c) => [c.label ? 0.9 : 0.1]));
-    expect(stack.item).toBe(0);
-    expect(stack.sentence).toBeGreaterThan(0.5);
-    // Balanced classes, symmetric scores: no shift either way.
-    expect(Math.abs(stack.intercept)).toBeLessThan(1e-6);
+    expect(stackedProbability(stack, 0.5, 0.9, [])).toBeGreaterThan(0.9);
+    expect(stackedProbability(stack, 0.5, 0.1, [])).toBeLessThan(0.1);
+    // Every split is on the sentence's logit (input 1): the item's is the same everywhere.
+    for (const t of stack.trees) for (const f of t.feature) expect(f === -1 || f === 1).toBe(true);
+  });
+
+  it("reads a named feature beside the views: an item view of 0.7 is an attack beside a URL at an outside host and honest without one", async () => {
+    const { fitStack } = await import("@/scripts/detector/train");
+    // 600 cases: 200 attacks and 200 honest items rated 0.7 by both views, 200 honest items rated 0.2.
+    // The attacks are exactly the 0.7 items with a URL at an outside host; 100 of the honest 0.2 items
+    // carry one too, so neither the URL nor the views alone is the verdict.
+    const url: Array<[string, number]> = [["URL at an outside host", 1]];
+    const cases = Array.from({ length: 600 }, (_, i) => {
+      const attack = i < 200;
+      const high = i < 400;
+      const withUrl = attack || i >= 500;
+      return { id: `c${i}`, file: "hand.json", label: (attack ? 1 : 0) as 0 | 1, items: [item(withUrl ? url : [])], entities: new Map(), p: high ? 0.7 : 0.2 };
+    });
+    const stack = fitStack(cases, cases.map((c) => [c.p]), cases.map((c) => [c.p]));
+    expect(stack.names).toEqual(["URL at an outside host"]);
+    expect(stackedProbability(stack, 0.7, 0.7, url)).toBeGreaterThan(0.9);
+    expect(stackedProbability(stack, 0.7, 0.7, [])).toBeLessThan(0.1);
+    expect(stackedProbability(stack, 0.2, 0.2, url)).toBeLessThan(0.1);
   });
 });

@@ -19,8 +19,8 @@ import { stackedProbability, type Stack } from "./stack";
 import modelFile from "./model.json";
 
 export type LearnedModel = {
-  /** 2: two views (the item, each sentence alone) stacked (stack.ts); 1 had the item view only. */
-  version: 2;
+  /** 3: two views (the item, each sentence alone) stacked by boosted trees over them and the named features (stack.ts); 2 stacked them by a weighted sum; 1 had the item view only. */
+  version: 3;
   variant: string;
   blocks: FeatureBlocks;
   lambda: number;
@@ -66,11 +66,12 @@ export type LearnedViews = { item: number; sentence: number | null; p: number; s
 
 export function learnedViews(input: FeatureInput): LearnedViews {
   const m = model();
-  const item = predict(m.item, itemFeatures(input, m.blocks).vector);
+  const { vector, named } = itemFeatures(input, m.blocks);
+  const item = predict(m.item, vector);
   const sentences = itemSentences(input);
   const top = mostSuspicious(m.sentence, sentenceVectors(input, sentences));
   const sentence = top?.p ?? null;
-  return { item, sentence, p: stackedProbability(m.stack, item, sentence), suspect: top ? sentences[top.at]! : null };
+  return { item, sentence, p: stackedProbability(m.stack, item, sentence, named), suspect: top ? sentences[top.at]! : null };
 }
 
 /** R35's severity for a probability: high, medium or none at the model's thresholds. */
