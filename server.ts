@@ -56,6 +56,12 @@ const httpServer = createServer((req, res) => {
   if (direct) void serveDirect(direct, req, res, origin);
   else void handle(req, res);
 });
+// Node closes an idle kept-alive connection after 5 s, but clients reuse pooled sockets without
+// reading the Keep-Alive hint (Playwright's request context, Node's own agent), and load balancers
+// hold theirs for 60 s (AWS ALB, nginx): a request sent just as the server hangs up is reset
+// (ECONNRESET, or a 502 from the balancer). Outlive them; headers must still arrive within 66 s.
+httpServer.keepAliveTimeout = 65_000;
+httpServer.headersTimeout = 66_000;
 // The fleet list may answer repeated queries from memory only while this feed tells it of changes.
 const sockets = attachSocketServer(httpServer, { listenUrl: url, log: (line) => log.warn(line), onEvent: onFleetEvent, onFeedStatus: setServerPageFeed });
 // API keys verified once per process, forgotten on any change to their row (lib/auth/api-key-cache.ts).

@@ -51,6 +51,30 @@ describe("the web process", () => {
     expect(quoted.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  // A CI failure: Playwright's request context reused a socket idle for ~5 s, just as Node's
+  // default keepAliveTimeout closed it, and the POST was reset (read ECONNRESET).
+  it("keeps an idle kept-alive connection open past Node's default 5 s, and says so", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; port: number; keepAlive: string }>((resolve, reject) => {
+        const req = http.get(`${base}/login`, { agent }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, port: req.socket?.localPort ?? -1, keepAlive: String(res.headers["keep-alive"]) }));
+        });
+        req.on("error", reject);
+      });
+    try {
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, keepAlive: "timeout=65" });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const second = await get();
+      expect(second.status).toBe(200);
+      expect(second.port).toBe(first.port); // the same connection, not a new one after a reset
+    } finally {
+      agent.destroy();
+    }
+  }, 30_000);
+
   it("on SIGTERM answers the request it holds, stops accepting connections and exits 0", async () => {
     let sent!: () => void;
     const written = new Promise<void>((resolve) => (sent = resolve));
