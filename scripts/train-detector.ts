@@ -37,11 +37,11 @@ const started = Date.now();
 const fingerprint = trainingFingerprint();
 const cases = tuningCases().map((c) => caseData(c, [VARIANT]));
 const files = [...new Set(cases.map((c) => c.file))].sort();
-const { probs: oof, item: oofItem, sentence: oofSentence, stack } = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT }, { folds: FOLDS });
+const { probs: oof, item: oofItem, sentence: oofSentence, sentences: oofSentences, stack } = await outOfFold(cases, { lambda: LAMBDA, variant: VARIANT }, { folds: FOLDS });
 // `--save-oof FILE`: the out-of-fold probabilities with each case's id, file and label, for trying
 // other threshold rules without refitting (JSON lines).
 const saveAt = process.argv.indexOf("--save-oof");
-if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt + 1]!, cases.map((c, i) => JSON.stringify({ id: c.id, file: c.file, label: c.label, p: oof[i], item: oofItem[i], sentence: oofSentence[i] })).join("\n") + "\n");
+if (saveAt > 0 && process.argv[saveAt + 1]) fs.writeFileSync(process.argv[saveAt + 1]!, cases.map((c, i) => JSON.stringify({ id: c.id, file: c.file, label: c.label, p: oof[i], item: oofItem[i], sentence: oofSentence[i], sentences: oofSentences[i] })).join("\n") + "\n");
 const thresholds = chooseThresholds(cases, oof, LIMITS);
 const tab = table(cases, oof, thresholds);
 const rate = (r: Parameters<typeof recall>[0]) => `${recall(r).toFixed(3)} / ${fpr(r).toFixed(3)}`;

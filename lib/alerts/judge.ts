@@ -14,6 +14,12 @@ export type Verdict = {
   benign: boolean;
   kind: VersionKind;
   severity: Severity;
+  /**
+   * The aggregated severity of the content findings the verdict weighs (families A–E and R26; for a
+   * change, only those the baseline did not have), null when there are none. At high or above the
+   * kind is suspicious_content; `toolwatch check --fail-on-scan medium` fails from medium.
+   */
+  content: Severity | null;
   findings: AlertFinding[];
   details: AlertDetails;
 };
@@ -44,6 +50,7 @@ export function judgeNewTool(scan: readonly AuditFinding[], pending: boolean): V
     alert: pending || suspicious,
     kind: suspicious ? "suspicious_content" : "tool_added",
     severity: pending ? maxOf(aggregate, "low") : aggregate,
+    content,
     findings: scan.map((f) => ({ ...f, source: "audit" as const })),
     details: { firstSeen: true },
   };
@@ -79,7 +86,7 @@ export function judgeChange(baseline: ToolLike, candidate: ToolLike, scan: reado
   const silent = active.some((f) => f.ruleId === "R29");
   const judged = maxOf(aggregateSeverity(active.filter((f) => f.ruleId !== "R29")).severity ?? "info", diff.highest ? LEVEL_SEVERITY[diff.highest] : "low");
   const severity = silent ? bump(judged) : judged;
-  return { benign, kind, severity, findings, details };
+  return { benign, kind, severity, content, findings, details };
 }
 
 /** The baseline version is gone (pruned): no diff, judged on the new version's findings alone. */
@@ -89,6 +96,7 @@ export function judgeWithoutBaseline(scan: readonly AuditFinding[]): Verdict {
     benign: false,
     kind: content !== null && atLeast(content, "high") ? "suspicious_content" : "tool_changed",
     severity: maxOf(aggregateSeverity(scan).severity ?? "info", "medium"),
+    content,
     findings: scan.map((f) => ({ ...f, source: "audit" as const })),
     details: { baselineMissing: true },
   };

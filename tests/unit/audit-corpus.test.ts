@@ -188,13 +188,16 @@ describe("audit corpus", () => {
   // 29–30, 0.921 / 0.019; R35 on 21,810 cases (06bu–06bz, the changes' tools), veto 0.8: 0.921 / 0.016
   // (2,450/2,660, 43/2,649); with batches 31–32, 0.923 / 0.016 (2,620/2,840, 45/2,831; the issue's
   // target is 0.95 / 0.02: the false-positive side met, recall not). R35's views stacked by boosted
-  // trees over them and the named features: 0.935 / 0.015 (2,654/2,840, 42/2,831).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.933, false-positive rate ≤ 0.016", () => {
+  // trees over them and the named features: 0.935 / 0.015 (2,654/2,840, 42/2,831). A change whose
+  // changed or added tool the alert pipeline rates medium for its new content counted (as
+  // `toolwatch check --fail-on-scan medium` fails on it; evaluate.ts atMedium): 0.940 / 0.015
+  // (2,669/2,840, 43/2,831).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.938, false-positive rate ≤ 0.016", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.933);
+    expect(recall).toBeGreaterThanOrEqual(0.938);
     expect(fpr).toBeLessThanOrEqual(0.016);
   });
 

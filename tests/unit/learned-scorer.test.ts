@@ -168,6 +168,10 @@ describe("training: grouped folds on worker threads", () => {
     const threaded = await outOfFold(cases, settings, { threads: 2 });
     expect(inline.probs.every((p, i) => p.length === cases[i]!.items.length)).toBe(true);
     expect(inline.sentence.every((s, i) => s.length === cases[i]!.items.length)).toBe(true);
+    // Every sentence's probability, highest first: the first is the sentence view's (null: no sentence).
+    const sorted = (ps: number[]) => ps.every((p, k) => k === 0 || p <= ps[k - 1]!);
+    expect(inline.sentences.every((s, i) => s.length === cases[i]!.items.length && s.every((ps, j) => sorted(ps) && (ps[0] ?? null) === inline.sentence[i]![j]))).toBe(true);
+    expect(inline.sentences.flat().some((ps) => ps.length > 1)).toBe(true);
     expect(threaded).toEqual(inline);
     // Out of fold means each file was scored by a model that never saw it: not all the same number.
     expect(new Set(inline.probs.flat().map((p) => p.toFixed(6))).size).toBeGreaterThan(10);

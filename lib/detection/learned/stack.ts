@@ -20,6 +20,14 @@ export type Stack = { names: string[]; base: number; trees: Tree[] };
 const CAP = 12;
 export const cappedLogit = (p: number) => Math.max(-CAP, Math.min(CAP, Math.log(p / (1 - p))));
 
+/** Each name's column, built once per names array (the model's, or the trainer's per fit). */
+const columns = new WeakMap<readonly string[], Map<string, number>>();
+function columnsOf(names: readonly string[]): Map<string, number> {
+  let at = columns.get(names);
+  if (!at) columns.set(names, (at = new Map(names.map((n, i) => [n, 3 + i]))));
+  return at;
+}
+
 /**
  * The stack's input row: logit of the item view's p, logit of the highest sentence probability s
  * (the item's logit again when it has no sentence), 1 when it has a sentence, then the value of
@@ -31,7 +39,7 @@ export function stackRow(names: readonly string[], p: number, s: number | null, 
   row[0] = lp;
   row[1] = s === null ? lp : cappedLogit(s);
   row[2] = s === null ? 0 : 1;
-  const at = new Map(names.map((n, i) => [n, 3 + i]));
+  const at = columnsOf(names);
   for (const [name, v] of named) {
     const k = at.get(name);
     if (k !== undefined) row[k] = v;
