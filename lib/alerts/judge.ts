@@ -10,7 +10,7 @@ const ORDER: Severity[] = ["info", "low", "medium", "high", "critical"];
 const bump = (s: Severity): Severity => ORDER[Math.min(ORDER.length - 1, SEVERITY_RANK[s] + 1)]!;
 
 export type Verdict = {
-  /** Auto-accept: a description-only edit that introduced no suspicious cue class. */
+  /** Auto-accept: a description-only edit that introduced no suspicious cue class and no new content finding at medium or above. */
   benign: boolean;
   kind: VersionKind;
   severity: Severity;
@@ -79,8 +79,12 @@ export function judgeChange(baseline: ToolLike, candidate: ToolLike, scan: reado
     ...scan.filter((f) => known.has(findingKey(f))).map((f) => ({ ...f, source: "audit" as const, preexisting: true as const })),
     ...diff.findings.map((f) => diffFinding(f)),
   ];
-  const benign = classification.kind === "benign-description";
   const content = aggregateSeverity(active.filter(isContent)).severity;
+  // A description-only edit without a new cue class is accepted unseen, unless the scanner rates its
+  // new content medium or above (the learned scorer R35 reads what no cue class names): until
+  // 2026-12-07 such an edit was auto-accepted, so `toolwatch check --fail-on-scan medium` failed on a
+  // change the server's alerts never showed.
+  const benign = classification.kind === "benign-description" && (content === null || !atLeast(content, "medium"));
   const kind: VersionKind = content !== null && atLeast(content, "high") ? "suspicious_content" : diff.highest === "ERR" ? "breaking_change" : "tool_changed";
   // A silent change (R29: no list_changed, no version bump) raises whatever the change is by one level.
   const silent = active.some((f) => f.ruleId === "R29");

@@ -29,8 +29,12 @@ describe("a change's new content at medium", () => {
     expect(v.content).toBe("medium");
     expect(v.kind).toBe("tool_changed");
     expect(v.findings.some((f) => f.ruleId === "R35")).toBe(true);
+    // A description-only edit with no new cue class, yet not auto-accepted: its new content is medium.
+    expect(v.details.classification?.kind).toBe("benign-description");
+    expect(v.benign).toBe(false);
     const quiet = judgeChange(before, honest, byTool([honest], "get_floor_map"), byTool([before], "get_floor_map"), { notified: true, serverVersionChanged: true });
     expect(quiet.content).toBeNull();
+    expect(quiet.benign).toBe(true); // the honest edit is still accepted unseen
   });
 
   it("a finding the baseline already had is not new content", () => {
