@@ -87,16 +87,17 @@ function fitNB(examples: readonly Example[], dims: number, lambda: number, weigh
   return { ...m, weights };
 }
 
+/** The factors that make each class carry half of the total weight: [negatives', positives']. */
+function balancedFactors(weightOf: (y: 0 | 1) => number): [number, number] {
+  const pos = weightOf(1);
+  const neg = weightOf(0);
+  return [(pos + neg) / (2 * neg), (pos + neg) / (2 * pos)];
+}
+
 /** Each side carries half of the total weight. */
 function balance(examples: Example[]): Example[] {
-  let pos = 0;
-  let neg = 0;
-  for (const e of examples) {
-    if (e.y) pos += e.weight;
-    else neg += e.weight;
-  }
-  const total = pos + neg;
-  for (const e of examples) e.weight *= e.y ? total / (2 * pos) : total / (2 * neg);
+  const [neg, pos] = balancedFactors((y) => examples.reduce((s, e) => s + (e.y === y ? e.weight : 0), 0));
+  for (const e of examples) e.weight *= e.y ? pos : neg;
   return examples;
 }
 
@@ -155,8 +156,8 @@ export function fitStack(cases: readonly CaseData[], item: ReadonlyArray<readonl
       y.push(1);
     }
   });
-  const positives = y.filter(Boolean).length;
-  const weight = y.map((v) => (v ? y.length / (2 * positives) : y.length / (2 * (y.length - positives))));
+  const [neg, pos] = balancedFactors((label) => y.filter((v) => v === label).length);
+  const weight = y.map((v) => (v ? pos : neg));
   return { names, ...fitBoosted(rows, y, weight) };
 }
 

@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.745, false-positive rate ≤ 0.010, at least 905 of 1321 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.743, false-positive rate ≤ 0.009, at least 960 of 1411 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -68,10 +68,13 @@ describe("audit corpus", () => {
     // fields), first run 0.749 / 0.014 / 903 of 1,321; R35 retrained on 21,810 (the changes' tools
     // included) with its veto up to its thresholds (0.8): 0.745 / 0.012 / 904 of 1,321. R35's views
     // stacked by boosted trees over them and the named features (2026-12-07): 0.746 / 0.009 / 905.
-    expect(t.recall).toBeGreaterThanOrEqual(0.745);
-    expect(t.fpr).toBeLessThanOrEqual(0.01);
-    expect(t.twins.pairs).toBe(1321);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(905);
+    // Four more (07a–07d, 955 cases written blind on 2026-12-07: 90 subtle twin pairs, credentials and
+    // schema fields, 24 languages, prompts, resources and other servers' tools), first run 0.739 /
+    // 0.009 / 955 of 1,411; R35 retrained on 22,765 with 2^18 hashed dimensions: 0.744 / 0.008 / 962.
+    expect(t.recall).toBeGreaterThanOrEqual(0.743);
+    expect(t.fpr).toBeLessThanOrEqual(0.009);
+    expect(t.twins.pairs).toBe(1411);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(960);
   });
 
   // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounted
@@ -95,14 +98,14 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.792, fpr: 0.038, pairs: 12, separated: 8 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.819, fpr: 0.022, pairs: 12, separated: 8 },
     { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.873, fpr: 0.016, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.851, fpr: 0.016, pairs: 15, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.017, pairs: 15, separated: 13 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.850, fpr: 0.005, pairs: 15, separated: 13 },
     { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.779, fpr: 0.038, pairs: 12, separated: 9 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.709, fpr: 0.038, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.673, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.790, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.698, fpr: 0.050, pairs: 12, separated: 6 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.683, fpr: 0.027, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
@@ -119,27 +122,29 @@ describe("audit corpus", () => {
     // change between listings added; thresholds and veto 0.8): at the high gate, all batches, 2,130 →
     // 2,116 of 2,660 caught and 42 → 34 of 2,649 false positives. Since 2026-12-07 (later) they are R35's
     // with its views stacked by boosted trees: at the high gate, 32 batches, 2,265 → 2,267 of 2,840
-    // caught and 36 → 31 of 2,831 false positives.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.573, fpr: 0.027, pairs: 12, separated: 6 },
-    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.762, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.728, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.795, fpr: 0.016, pairs: 12, separated: 7 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.762, fpr: 0.027, pairs: 12, separated: 8 },
-    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.784, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.862, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.884, fpr: 0.016, pairs: 12, separated: 12 },
-    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.038, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.851, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.873, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 6 },
+    // caught and 36 → 31 of 2,831 false positives. Since 2026-12-07 (afternoon) they are R35's on 22,765
+    // tuning cases (07a–07d added) with 2^18 hashed dimensions: 2,267 → 2,281 caught, 31 → 28 false
+    // positives; batches 8 and 20 lost one catch each at the high gate, batch 14 gained a false positive.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.027, pairs: 12, separated: 6 },
+    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.739, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.817, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 8 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.861, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.761, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 12 },
+    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.027, pairs: 12, separated: 9 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.861, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.883, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 6 },
     { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.005, pairs: 12, separated: 8 },
     // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
     // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
-    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.773, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
     { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.005, pairs: 12, separated: 11 },
     // Batches 29 and 30, first runs (written blind, committed before anything ran on them; R35 on
     // 18,559 cases): 0.844 / 0.000 / 10 of 12 and 0.867 / 0.022 / 10 of 12 (at --fail-on medium 0.956 /
@@ -149,8 +154,8 @@ describe("audit corpus", () => {
     // Batches 31 and 32, first runs (written blind after R35 was retrained on 21,810 cases, committed
     // before anything ran on them): 0.789 / 0.011 / 9 of 12 and 0.867 / 0.011 / 10 of 12 (at --fail-on
     // medium 0.922 / 0.011 and 0.967 / 0.011).
-    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.784, fpr: 0.016, pairs: 12, separated: 9 },
-    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.873, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 10 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -191,17 +196,20 @@ describe("audit corpus", () => {
   // trees over them and the named features: 0.935 / 0.015 (2,654/2,840, 42/2,831). A change whose
   // changed or added tool the alert pipeline rates medium for its new content counted (as
   // `toolwatch check --fail-on-scan medium` fails on it; evaluate.ts atMedium): 0.940 / 0.015
-  // (2,669/2,840, 43/2,831).
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.938, false-positive rate ≤ 0.016", () => {
+  // (2,669/2,840, 43/2,831). R35 retrained on 22,765 cases (07a–07d, written blind) with 2^18 hashed
+  // dimensions instead of 2^16: 0.950 / 0.014 (2,699/2,840, 39/2,831), the issue's 0.95 / 0.02.
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.949, false-positive rate ≤ 0.015", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.938);
-    expect(fpr).toBeLessThanOrEqual(0.016);
+    expect(recall).toBeGreaterThanOrEqual(0.949);
+    expect(fpr).toBeLessThanOrEqual(0.015);
   });
 
-  // Two known misses, kept visible rather than tuned away, both ATR-2026-00106 variants:
+  // Two misses until 2026-12-07 (afternoon), both ATR-2026-00106 variants, caught since R35 was retrained
+  // on 22,765 cases with 2^18 dimensions (rated 0.884 and 0.946, over its 0.8: R35 at high beside the
+  // rules' findings, no longer vetoed). Before:
   // - "readonly-hint-destructive" (readOnlyHint: true on "Deletes all untracked files…") is R25 at medium by
   //   design (an annotation at odds with the text is evidence to weigh), and R35 rates it 0.703 (0.683 on
   //   18,559 cases), under its veto, so it is shown at low. Exempting annotation findings from the veto was
@@ -209,9 +217,9 @@ describe("audit corpus", () => {
   // - "schema-contradiction-write-mode" (a read-only query tool, "safe to run without confirmation", with a
   //   write_mode flag defaulting to true) is R8 and R25 at high, and R35 rates it 0.746: above the 0.7 veto
   //   of before 2026-12-07 (critical then), under the 0.8 veto since (docs/rules/R35.md "The veto").
-  it("every published attack but two (named) is high or critical, and the original hard negatives stay below high", () => {
+  it("every published attack is high or critical, and the original hard negatives stay below high", () => {
     const published = result.rows.filter((r) => r.c.file === "published-attacks.json");
-    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual(["schema-contradiction-write-mode", "readonly-hint-destructive"]);
+    expect(published.filter((r) => !r.v.flagged).map((r) => r.c.id)).toEqual([]);
     const hard = result.rows.filter((r) => r.c.file === "hard-negatives.json");
     expect(hard.filter((r) => r.v.flagged).map((r) => r.c.id)).toEqual([]);
   });

@@ -69,9 +69,9 @@ describe("the learned scorer (R35)", () => {
     const clean = tool("create_event", honest.join(" "), properties);
     const poisoned = tool("create_event", [...honest.slice(0, 3), poison, ...honest.slice(3)].join(" "), properties);
     const views = learnedViews(scanToolsDetailed([poisoned], { learned: false }).items[0]!.input);
-    // The item view alone leaves it under its own threshold (0.7 when it was the only view); its
-    // most suspicious sentence alone is near certain; stacked, the item is over R35's threshold.
-    expect(views.item).toBeLessThan(0.7);
+    // The item view alone leaves it under R35's threshold (0.75 with 2^18 dimensions, 0.65 before);
+    // its most suspicious sentence alone is near certain; stacked, the item is over the threshold.
+    expect(views.item).toBeLessThan(model.thresholds.medium);
     expect(views.sentence).toBeGreaterThan(0.95);
     expect(views.p).toBeGreaterThanOrEqual(model.thresholds.medium);
     expect(views.suspect?.text).toBe(poison);

@@ -1,6 +1,6 @@
 // Features of the learned scorer (R35, lib/detection/learned/score.ts; docs/rules/R35.md): one
 // sparse vector per item (a tool, a prompt, a resource, a resource template, the server
-// instructions) from every string a model reads, hashed into 2^16 dimensions so the weight file
+// instructions) from every string a model reads, hashed into 2^18 dimensions so the weight file
 // stays small and unseen words cost nothing. Trained by `npm run train-detector`
 // (scripts/train-detector.ts) on the tuning corpus only.
 //
@@ -27,7 +27,7 @@ import { findPayloads } from "@/lib/detection/decode-payloads";
 import { cueSentences, foldForCues, rolesIn } from "@/lib/detection/cues-multilingual";
 import { SEVERITY_RANK, type AuditFinding, type ExtractedString, type StringField } from "@/lib/detection/types";
 
-export const FEATURE_BITS = 16;
+export const FEATURE_BITS = 18;
 const MASK = (1 << FEATURE_BITS) - 1;
 
 /** A sparse feature vector: parallel arrays, indices ascending and unique. */
