@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import { buildAuditReport, scanChange, scanTools, type ToolLike } from "@/lib/detection";
 import { stats, time } from "./timing";
@@ -45,8 +46,18 @@ function makeList(n: number): ToolLike[] {
   });
 }
 
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+/** This process's memory: what the scanner and R35's model hold (weights, scratch arrays) shows in RSS and array buffers. */
+function memory(): string {
+  const m = process.memoryUsage();
+  const peak = /VmHWM:\s+(\d+) kB/.exec(fs.existsSync("/proc/self/status") ? fs.readFileSync("/proc/self/status", "utf8") : "")?.[1];
+  return `rss ${mib(m.rss)}, heap used ${mib(m.heapUsed)}, array buffers ${mib(m.arrayBuffers)}${peak ? `, peak rss ${mib(Number(peak) * 1024)}` : ""}`;
+}
+
 export async function runAuditBench(): Promise<void> {
   console.log(`audit bench — node ${process.version}, ${RUNS} runs`);
+  scanTools(makeList(1)); // loads R35's model (decoded on first use)
+  console.log(`memory with the scanner loaded:                ${memory()}`);
   for (const n of [500, 5_000]) {
     const tools = makeList(n);
     const report = buildAuditReport(scanTools(tools), { toolCount: n });
@@ -65,6 +76,7 @@ export async function runAuditBench(): Promise<void> {
   let changed = 0;
   const history = Array.from({ length: 3 }, () => time(() => (changed = scanChange({ before, after, notified: false, serverVersionChanged: false }).length)));
   console.log(`scanChange, 5000 tools, 1% changed:             ${stats(history)}  (${changed} findings)`);
+  console.log(`memory at the end:                             ${memory()}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await runAuditBench();

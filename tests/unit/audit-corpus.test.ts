@@ -41,7 +41,7 @@ describe("audit corpus", () => {
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.743, false-positive rate ≤ 0.009, at least 960 of 1411 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.741, false-positive rate ≤ 0.009, at least 1102 of 1651 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -71,10 +71,13 @@ describe("audit corpus", () => {
     // Four more (07a–07d, 955 cases written blind on 2026-12-07: 90 subtle twin pairs, credentials and
     // schema fields, 24 languages, prompts, resources and other servers' tools), first run 0.739 /
     // 0.009 / 955 of 1,411; R35 retrained on 22,765 with 2^18 hashed dimensions: 0.744 / 0.008 / 962.
-    expect(t.recall).toBeGreaterThanOrEqual(0.743);
+    // Four more (07e–07h, 863 cases written blind on 2026-12-07: 100 English and 70 multilingual twin
+    // pairs, schema fields, encoded payloads, credentials, prompts, impersonation, confusables), first
+    // run 0.740 / 0.008 / 1,093 of 1,651; R35 retrained on 23,628: 0.742 / 0.009 / 1,104.
+    expect(t.recall).toBeGreaterThanOrEqual(0.741);
     expect(t.fpr).toBeLessThanOrEqual(0.009);
-    expect(t.twins.pairs).toBe(1411);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(960);
+    expect(t.twins.pairs).toBe(1651);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(1102);
   });
 
   // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounted
@@ -98,12 +101,12 @@ describe("audit corpus", () => {
   // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.819, fpr: 0.022, pairs: 12, separated: 8 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.805, fpr: 0.022, pairs: 12, separated: 8 },
     { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
     { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.017, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.850, fpr: 0.005, pairs: 15, separated: 13 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.028, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.790, fpr: 0.038, pairs: 12, separated: 9 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.850, fpr: 0.016, pairs: 15, separated: 13 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.040, pairs: 12, separated: 8 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.801, fpr: 0.060, pairs: 12, separated: 8 },
     { batch: "batch 8", positives: 91, negatives: 90, recall: 0.698, fpr: 0.050, pairs: 12, separated: 6 },
     { batch: "batch 9", positives: 90, negatives: 91, recall: 0.683, fpr: 0.027, pairs: 12, separated: 9 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
@@ -125,22 +128,26 @@ describe("audit corpus", () => {
     // caught and 36 → 31 of 2,831 false positives. Since 2026-12-07 (afternoon) they are R35's on 22,765
     // tuning cases (07a–07d added) with 2^18 hashed dimensions: 2,267 → 2,281 caught, 31 → 28 false
     // positives; batches 8 and 20 lost one catch each at the high gate, batch 14 gained a false positive.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.583, fpr: 0.027, pairs: 12, separated: 6 },
+    // Since 2026-12-07 (13:30) they are R35's on 23,628 tuning cases (07e–07h added; veto 0.75): 2,281 →
+    // 2,286 caught, 28 → 31 false positives. At the high gate batches 2, 10 and 23 lost a catch and 7, 18,
+    // 20, 29 (one each), 25 and 31 (two each) gained; batches 5 and 6 gained a false positive, 7 two, 14
+    // lost one; batch 7 lost a twin pair and 31 gained one.
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.572, fpr: 0.027, pairs: 12, separated: 6 },
     { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
     { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 11 },
     { batch: "batch 13", positives: 90, negatives: 91, recall: 0.739, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.817, fpr: 0.027, pairs: 12, separated: 8 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.817, fpr: 0.016, pairs: 12, separated: 8 },
     { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 8 },
     { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
     { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.861, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
     { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.761, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
     { batch: "batch 21", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 12 },
     { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.027, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.861, fpr: 0.005, pairs: 12, separated: 9 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.850, fpr: 0.005, pairs: 12, separated: 9 },
     { batch: "batch 24", positives: 90, negatives: 91, recall: 0.883, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 6 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 6 },
     { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.005, pairs: 12, separated: 8 },
     // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
     // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
@@ -149,12 +156,12 @@ describe("audit corpus", () => {
     // Batches 29 and 30, first runs (written blind, committed before anything ran on them; R35 on
     // 18,559 cases): 0.844 / 0.000 / 10 of 12 and 0.867 / 0.022 / 10 of 12 (at --fail-on medium 0.956 /
     // 0.000 and 0.967 / 0.033).
-    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.828, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
     { batch: "batch 30", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
     // Batches 31 and 32, first runs (written blind after R35 was retrained on 21,810 cases, committed
     // before anything ran on them): 0.789 / 0.011 / 9 of 12 and 0.867 / 0.011 / 10 of 12 (at --fail-on
     // medium 0.922 / 0.011 and 0.967 / 0.011).
-    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 10 },
     { batch: "batch 32", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 10 },
   ] as const;
   it.each(laterBatches)(
@@ -197,14 +204,15 @@ describe("audit corpus", () => {
   // changed or added tool the alert pipeline rates medium for its new content counted (as
   // `toolwatch check --fail-on-scan medium` fails on it; evaluate.ts atMedium): 0.940 / 0.015
   // (2,669/2,840, 43/2,831). R35 retrained on 22,765 cases (07a–07d, written blind) with 2^18 hashed
-  // dimensions instead of 2^16: 0.950 / 0.014 (2,699/2,840, 39/2,831), the issue's 0.95 / 0.02.
-  it("held-out, all batches, at --fail-on medium: recall ≥ 0.949, false-positive rate ≤ 0.015", () => {
+  // dimensions instead of 2^16: 0.950 / 0.014 (2,699/2,840, 39/2,831), the issue's 0.95 / 0.02. R35
+  // retrained on 23,628 cases (07e–07h, written blind; veto 0.75): 0.952 / 0.015 (2,705/2,840, 43/2,831).
+  it("held-out, all batches, at --fail-on medium: recall ≥ 0.951, false-positive rate ≤ 0.016", () => {
     const h = result.heldOut;
     const recall = h.atMedium.tp / h.positives;
     const fpr = h.atMedium.fp / h.negatives;
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
-    expect(recall).toBeGreaterThanOrEqual(0.949);
-    expect(fpr).toBeLessThanOrEqual(0.015);
+    expect(recall).toBeGreaterThanOrEqual(0.951);
+    expect(fpr).toBeLessThanOrEqual(0.016);
   });
 
   // Two misses until 2026-12-07 (afternoon), both ATR-2026-00106 variants, caught since R35 was retrained

@@ -55,7 +55,7 @@ describe("the learned scorer (R35)", () => {
     expect(itemOnly.message).not.toContain("sentence");
   });
 
-  it("finds one poisoned sentence in a long honest description: the sentence view lifts what the item view dilutes", () => {
+  it("finds one poisoned sentence in a long honest description: the sentence view rates it above the item view, which dilutes it", () => {
     const honest = [
       "Creates an event on one of the user's calendars and returns its id and link.",
       "Times are ISO 8601; without an offset they are read in the calendar's own time zone.",
@@ -69,10 +69,12 @@ describe("the learned scorer (R35)", () => {
     const clean = tool("create_event", honest.join(" "), properties);
     const poisoned = tool("create_event", [...honest.slice(0, 3), poison, ...honest.slice(3)].join(" "), properties);
     const views = learnedViews(scanToolsDetailed([poisoned], { learned: false }).items[0]!.input);
-    // The item view alone leaves it under R35's threshold (0.75 with 2^18 dimensions, 0.65 before);
-    // its most suspicious sentence alone is near certain; stacked, the item is over the threshold.
-    expect(views.item).toBeLessThan(model.thresholds.medium);
+    // The whole item dilutes the one sentence: the item view rates it lower than that sentence alone,
+    // which is near certain; stacked, the item is over the threshold. (The item view alone was under
+    // R35's threshold with the models before 2026-12-07 13:30: 0.65, then 0.75 with 2^18 dimensions; on
+    // 23,628 tuning cases it reads 0.85, over the threshold by itself.)
     expect(views.sentence).toBeGreaterThan(0.95);
+    expect(views.item).toBeLessThan(views.sentence!);
     expect(views.p).toBeGreaterThanOrEqual(model.thresholds.medium);
     expect(views.suspect?.text).toBe(poison);
     const found = r35([poisoned]);
