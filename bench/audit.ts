@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 import { buildAuditReport, scanChange, scanTools, type ToolLike } from "@/lib/detection";
 import { stats, time } from "./timing";
@@ -50,8 +49,8 @@ const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 /** This process's memory: what the scanner and R35's model hold (weights, scratch arrays) shows in RSS and array buffers. */
 function memory(): string {
   const m = process.memoryUsage();
-  const peak = /VmHWM:\s+(\d+) kB/.exec(fs.existsSync("/proc/self/status") ? fs.readFileSync("/proc/self/status", "utf8") : "")?.[1];
-  return `rss ${mib(m.rss)}, heap used ${mib(m.heapUsed)}, array buffers ${mib(m.arrayBuffers)}${peak ? `, peak rss ${mib(Number(peak) * 1024)}` : ""}`;
+  // maxRSS is the peak resident set in KiB (getrusage), the same figure as /proc's VmHWM.
+  return `rss ${mib(m.rss)}, heap used ${mib(m.heapUsed)}, array buffers ${mib(m.arrayBuffers)}, peak rss ${mib(process.resourceUsage().maxRSS * 1024)}`;
 }
 
 export async function runAuditBench(): Promise<void> {
