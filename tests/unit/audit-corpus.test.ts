@@ -35,13 +35,16 @@ describe("audit corpus", () => {
       for (const f of families) expect(split.families[f]?.malicious ?? 0, f).toBeGreaterThan(0);
       expect(split.families["hard-negative"]?.benign ?? 0).toBeGreaterThanOrEqual(20);
     }
-    for (const c of cases.filter((c) => c.twin)) expect(cases.filter((o) => o.twin === c.twin).map((o) => o.label).sort()).toEqual(["benign", "malicious"]);
+    // Grouped once (not a scan of every case per twin: that took 6 s beside a training run, over the 5 s limit).
+    const labelsByTwin = new Map<string, string[]>();
+    for (const c of cases) if (c.twin) labelsByTwin.set(c.twin, [...(labelsByTwin.get(c.twin) ?? []), c.label]);
+    for (const [twin, labels] of labelsByTwin) expect(labels.sort(), twin).toEqual(["benign", "malicious"]);
   });
 
   // Thresholds sit just under the numbers reported in docs/detection.md, so a regression shows.
   // They are NOT the issue's targets (held-out recall ≥ 0.95, FPR ≤ 0.02, every twin pair), which
   // batch 2 shows the rules do not reach on text they were not tuned on.
-  it("tuning set: recall ≥ 0.741, false-positive rate ≤ 0.009, at least 1102 of 1651 twin pairs separated", () => {
+  it("tuning set: recall ≥ 0.976, false-positive rate ≤ 0.011, at least 1524 of 1651 twin pairs separated", () => {
     const t = result.tuning;
     console.log(summaryLine("tuning  ", t));
     if (t.missed.length) console.log(`  missed: ${t.missed.join(", ")}`);
@@ -73,19 +76,22 @@ describe("audit corpus", () => {
     // 0.009 / 955 of 1,411; R35 retrained on 22,765 with 2^18 hashed dimensions: 0.744 / 0.008 / 962.
     // Four more (07e–07h, 863 cases written blind on 2026-12-07: 100 English and 70 multilingual twin
     // pairs, schema fields, encoded payloads, credentials, prompts, impersonation, confusables), first
-    // run 0.740 / 0.008 / 1,093 of 1,651; R35 retrained on 23,628: 0.742 / 0.009 / 1,104.
-    expect(t.recall).toBeGreaterThanOrEqual(0.741);
-    expect(t.fpr).toBeLessThanOrEqual(0.009);
+    // run 0.740 / 0.008 / 1,093 of 1,651; R35 retrained on 23,628: 0.742 / 0.009 / 1,104. R35 alone no
+    // longer held at medium (2026-12-07, evening; in-sample here, R35 was trained on this split):
+    // 0.977 / 0.010 / 1,526 (10,412/10,652, 127/12,330).
+    expect(t.recall).toBeGreaterThanOrEqual(0.976);
+    expect(t.fpr).toBeLessThanOrEqual(0.011);
     expect(t.twins.pairs).toBe(1651);
-    expect(t.twins.separated).toBeGreaterThanOrEqual(1102);
+    expect(t.twins.separated).toBeGreaterThanOrEqual(1524);
   });
 
   // 0.949 / 0.000 / 11 of 12 until 2026-12-07; R35 on 21,810 cases with the veto at 0.8 discounted
-  // three more of its attacks (71 of 78); its views stacked by boosted trees catch them again (74 of 78).
-  it("held-out batch 1 (never tuned on): recall ≥ 0.944, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
+  // three more of its attacks (71 of 78); its views stacked by boosted trees catch them again (74 of 78);
+  // R35 alone no longer held at medium (2026-12-07, evening): 76 of 78.
+  it("held-out batch 1 (never tuned on): recall ≥ 0.969, false-positive rate ≤ 0.02, at least 11 of 12 twin pairs separated", () => {
     const h = result.heldOutBatches["batch 1"];
     console.log(summaryLine("held-out batch 1", h));
-    expect(h.recall).toBeGreaterThanOrEqual(0.944);
+    expect(h.recall).toBeGreaterThanOrEqual(0.969);
     expect(h.fpr).toBeLessThanOrEqual(0.02);
     expect(h.twins.pairs).toBe(12);
     expect(h.twins.separated).toBeGreaterThanOrEqual(11);
@@ -98,17 +104,17 @@ describe("audit corpus", () => {
   // Batch 7 (written blind 2026-12-06, before that day's first round): 0.648 / 0.065 / 5 of 12. Batch 8
   // (written blind 2026-12-06, before that day's second round): 0.637 / 0.100 / 6 of 12. Batch 9
   // (before the third round): 0.633 / 0.088 / 9 of 12. Now, after the three rounds of 2026-12-06
-  // and with the learned scorer R35 (trained on the tuning split only; alone it is at most medium),
+  // and with the learned scorer R35 (trained on the tuning split only; alone at most medium until 2026-12-07, evening),
   // change cases judged as the alert pipeline does (docs/detection.md):
   const laterBatches = [
-    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.805, fpr: 0.022, pairs: 12, separated: 8 },
-    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.834, fpr: 0.017, pairs: 14, separated: 13 },
-    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.883, fpr: 0.017, pairs: 15, separated: 13 },
-    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.850, fpr: 0.016, pairs: 15, separated: 13 },
-    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.641, fpr: 0.040, pairs: 12, separated: 8 },
-    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.801, fpr: 0.060, pairs: 12, separated: 8 },
-    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.698, fpr: 0.050, pairs: 12, separated: 6 },
-    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.683, fpr: 0.027, pairs: 12, separated: 9 },
+    { batch: "batch 2", positives: 74, negatives: 60, recall: 0.927, fpr: 0.022, pairs: 12, separated: 11 },
+    { batch: "batch 3", positives: 87, negatives: 85, recall: 0.937, fpr: 0.017, pairs: 14, separated: 13 },
+    { batch: "batch 4", positives: 90, negatives: 90, recall: 0.983, fpr: 0.028, pairs: 15, separated: 14 },
+    { batch: "batch 5", positives: 90, negatives: 92, recall: 0.972, fpr: 0.016, pairs: 15, separated: 15 },
+    { batch: "batch 6", positives: 82, negatives: 87, recall: 0.873, fpr: 0.040, pairs: 12, separated: 10 },
+    { batch: "batch 7", positives: 88, negatives: 92, recall: 0.960, fpr: 0.060, pairs: 12, separated: 9 },
+    { batch: "batch 8", positives: 91, negatives: 90, recall: 0.929, fpr: 0.050, pairs: 12, separated: 10 },
+    { batch: "batch 9", positives: 90, negatives: 91, recall: 0.861, fpr: 0.027, pairs: 12, separated: 10 },
     // Batch 10: written blind after the third round, first run on the rules and R35 of that round.
     // Batch 11: first run 0.789 / 0.110 / 5 of 12 (R35 on 4,253 cases, before the veto). Batch 12:
     // first run 0.800 / 0.044 / 12 of 12 (R35 on 5,478 cases with the veto). Batch 13: first run 0.789 /
@@ -131,38 +137,42 @@ describe("audit corpus", () => {
     // Since 2026-12-07 (13:30) they are R35's on 23,628 tuning cases (07e–07h added; veto 0.75): 2,281 →
     // 2,286 caught, 28 → 31 false positives. At the high gate batches 2, 10 and 23 lost a catch and 7, 18,
     // 20, 29 (one each), 25 and 31 (two each) gained; batches 5 and 6 gained a false positive, 7 two, 14
-    // lost one; batch 7 lost a twin pair and 31 gained one.
-    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.572, fpr: 0.027, pairs: 12, separated: 6 },
-    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 6 },
-    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.739, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.817, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.783, fpr: 0.016, pairs: 12, separated: 8 },
-    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.761, fpr: 0.027, pairs: 12, separated: 8 },
-    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.872, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.783, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 12 },
-    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.817, fpr: 0.027, pairs: 12, separated: 9 },
-    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.850, fpr: 0.005, pairs: 12, separated: 9 },
-    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.883, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.795, fpr: 0.005, pairs: 12, separated: 6 },
-    { batch: "batch 26", positives: 90, negatives: 91, recall: 0.806, fpr: 0.005, pairs: 12, separated: 8 },
+    // lost one; batch 7 lost a twin pair and 31 gained one. Since 2026-12-07 (evening) R35 alone counts at
+    // its own level, no longer held at medium when no rule fired (docs/rules/R35.md, "R35 alone"): same
+    // model and thresholds, at the high gate 2,286 → 2,704 of 2,840 caught, 31 → 42 of 2,831 false
+    // positives, 300 → 358 of 392 twin pairs; the high gate now flags what --fail-on medium flags but one
+    // catch and one false positive (a medium from the rules alone).
+    { batch: "batch 10", positives: 90, negatives: 91, recall: 0.872, fpr: 0.038, pairs: 12, separated: 12 },
+    { batch: "batch 11", positives: 90, negatives: 91, recall: 0.928, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 12", positives: 90, negatives: 91, recall: 0.939, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 13", positives: 90, negatives: 91, recall: 0.906, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 14", positives: 90, negatives: 91, recall: 0.939, fpr: 0.016, pairs: 12, separated: 12 },
+    { batch: "batch 15", positives: 90, negatives: 91, recall: 0.928, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 16", positives: 90, negatives: 91, recall: 0.939, fpr: 0.027, pairs: 12, separated: 10 },
+    { batch: "batch 17", positives: 90, negatives: 91, recall: 0.950, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 18", positives: 90, negatives: 91, recall: 0.961, fpr: 0.016, pairs: 12, separated: 11 },
+    { batch: "batch 19", positives: 90, negatives: 91, recall: 0.983, fpr: 0.038, pairs: 12, separated: 11 },
+    { batch: "batch 20", positives: 90, negatives: 91, recall: 0.950, fpr: 0.005, pairs: 12, separated: 12 },
+    { batch: "batch 21", positives: 90, negatives: 91, recall: 0.961, fpr: 0.016, pairs: 12, separated: 12 },
+    { batch: "batch 22", positives: 90, negatives: 91, recall: 0.961, fpr: 0.027, pairs: 12, separated: 11 },
+    { batch: "batch 23", positives: 90, negatives: 91, recall: 0.972, fpr: 0.005, pairs: 12, separated: 12 },
+    { batch: "batch 24", positives: 90, negatives: 91, recall: 0.995, fpr: 0.016, pairs: 12, separated: 12 },
+    { batch: "batch 25", positives: 90, negatives: 91, recall: 0.917, fpr: 0.016, pairs: 12, separated: 9 },
+    { batch: "batch 26", positives: 90, negatives: 91, recall: 0.983, fpr: 0.016, pairs: 12, separated: 11 },
     // Batches 27 and 28, first runs (written blind, committed before anything ran on them): 0.778 /
     // 0.000 / 11 of 12 and 0.822 / 0.011 / 11 of 12.
-    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.772, fpr: 0.005, pairs: 12, separated: 11 },
-    { batch: "batch 28", positives: 90, negatives: 91, recall: 0.817, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 27", positives: 90, negatives: 91, recall: 0.961, fpr: 0.016, pairs: 12, separated: 11 },
+    { batch: "batch 28", positives: 90, negatives: 91, recall: 0.983, fpr: 0.016, pairs: 12, separated: 11 },
     // Batches 29 and 30, first runs (written blind, committed before anything ran on them; R35 on
     // 18,559 cases): 0.844 / 0.000 / 10 of 12 and 0.867 / 0.022 / 10 of 12 (at --fail-on medium 0.956 /
     // 0.000 and 0.967 / 0.033).
-    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
-    { batch: "batch 30", positives: 90, negatives: 91, recall: 0.839, fpr: 0.005, pairs: 12, separated: 10 },
+    { batch: "batch 29", positives: 90, negatives: 91, recall: 0.950, fpr: 0.005, pairs: 12, separated: 11 },
+    { batch: "batch 30", positives: 90, negatives: 91, recall: 0.950, fpr: 0.005, pairs: 12, separated: 12 },
     // Batches 31 and 32, first runs (written blind after R35 was retrained on 21,810 cases, committed
     // before anything ran on them): 0.789 / 0.011 / 9 of 12 and 0.867 / 0.011 / 10 of 12 (at --fail-on
     // medium 0.922 / 0.011 and 0.967 / 0.011).
-    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.806, fpr: 0.016, pairs: 12, separated: 10 },
-    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.883, fpr: 0.016, pairs: 12, separated: 10 },
+    { batch: "batch 31", positives: 90, negatives: 91, recall: 0.961, fpr: 0.016, pairs: 12, separated: 12 },
+    { batch: "batch 32", positives: 90, negatives: 91, recall: 0.983, fpr: 0.016, pairs: 12, separated: 11 },
   ] as const;
   it.each(laterBatches)(
     "held-out $batch (written blind, never tuned on): recall ≥ $recall, false-positive rate ≤ $fpr, at least $separated of $pairs twin pairs separated",
@@ -213,6 +223,16 @@ describe("audit corpus", () => {
     console.log(`held-out at --fail-on medium: recall ${recall.toFixed(3)}, FPR ${fpr.toFixed(3)}`);
     expect(recall).toBeGreaterThanOrEqual(0.951);
     expect(fpr).toBeLessThanOrEqual(0.016);
+  });
+
+  // The high gate (`--fail-on high`, evaluate.ts judge: high or critical) over every held-out batch:
+  // 0.805 / 0.011 (2,286/2,840, 31/2,831) while R35 alone was held at medium; since 2026-12-07
+  // (evening), R35 counting at its own level with no rule beside it, 0.952 / 0.015 (2,704, 42).
+  it("held-out, all batches, at the high gate: recall ≥ 0.951, false-positive rate ≤ 0.015", () => {
+    const h = result.heldOut;
+    console.log(summaryLine("held-out at the high gate", h));
+    expect(h.recall).toBeGreaterThanOrEqual(0.951);
+    expect(h.fpr).toBeLessThanOrEqual(0.015);
   });
 
   // Two misses until 2026-12-07 (afternoon), both ATR-2026-00106 variants, caught since R35 was retrained

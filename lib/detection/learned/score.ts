@@ -89,38 +89,38 @@ const SUSPECT_SHOWN = 0.5;
 /** The sentence R35 shows as its evidence: the most suspicious one, when it is suspicious alone. */
 const shownSentence = (views: LearnedViews): ItemSentence | null => (views.suspect && (views.sentence ?? 0) >= SUSPECT_SHOWN ? views.suspect : null);
 
-/** R35's evidence: the shown sentence (underlined when it is in the string the finding points at), else the probability. */
-function learnedEvidence(views: LearnedViews, s: ItemSentence | null, pointer: string): Evidence {
-  if (!s) return { text: `p = ${views.p.toFixed(3)}`, start: 0, end: 0 };
-  const span = spanEvidence(s.source.text, s.start, s.start + s.text.length);
-  // In another string of the item (a property's description, a default): named, not underlined.
-  return s.source.pointer === pointer ? span : { text: `${s.source.pointer}: ${span.text}`, start: 0, end: 0 };
-}
-
-/** The R35 finding of one item, or null. Pointer and field name the item, not a string in it. */
+/**
+ * The R35 finding of one item, or null. It points at the string its shown sentence came from (a
+ * property's description, a default, the title), with that sentence underlined as the evidence;
+ * with no sentence shown it names the item (`pointer`) and its evidence is the probability.
+ *
+ * Its level is the model's, whether or not a rule found anything on the item. Until 2026-12-07
+ * (evening) R35 alone was held at medium, so that a high always had a rule's evidence beside it;
+ * the thresholds, though, were chosen as if it were not (scripts/detector/dataset.ts counts R35 at
+ * its own level), and out of fold on the 23,628 tuning cases the cap cost the high gate 0.186 of
+ * recall to save 0.0095 of false-positive rate (0.900 / 0.024 uncapped, 0.714 / 0.015 capped): a
+ * loss of 0.16 in the target's units (docs/rules/R35.md, "R35 alone").
+ */
 export function learnedFinding(input: FeatureInput, toolName: string | null, pointer: string, views = learnedViews(input)): AuditFinding | null {
   const { p } = views;
-  const scored = learnedSeverity(p);
-  if (!scored) return null;
-  // Alone (no rule found anything on the item) the model's verdict is at most medium: an alert
-  // (high) always has a rule's evidence beside it, and `--fail-on medium` still gets the model's
-  // catches. With another rule's finding on the item it counts at its own level.
-  const corroborated = input.findings.some((f) => f.severity !== "info" && !f.discounted);
-  const severity: Severity = corroborated ? scored : "medium";
+  const severity = learnedSeverity(p);
+  if (!severity) return null;
+  const alone = !input.findings.some((f) => f.severity !== "info" && !f.discounted);
   // A tool that describes attacks quotes them (a scanner's examples): the model reads its text as
   // the rules do, and its verdict there is discounted the same way.
   const discounted = input.describesAttacks;
   const shown = shownSentence(views);
-  const evidence = learnedEvidence(views, shown, pointer);
+  const evidence: Evidence = shown ? spanEvidence(shown.source.text, shown.start, shown.start + shown.text.length) : { text: `p = ${p.toFixed(3)}`, start: 0, end: 0 };
   const suspect = shown ? `; the sentence shown alone ${views.sentence!.toFixed(2)}` : "";
   return {
     ruleId: "R35",
     family: "G",
     severity: discounted ? "low" : severity,
     toolName,
-    pointer,
+    pointer: shown ? shown.source.pointer : pointer,
+    ...(shown ? { field: shown.source.field } : {}),
     evidence,
-    message: `the learned scorer rates this ${toolName === null ? "text" : "item"} as poisoned (probability ${p.toFixed(2)}${suspect}${corroborated ? "" : "; no rule found anything here, so at most medium"}; docs/rules/R35.md)`,
+    message: `the learned scorer rates this ${toolName === null ? "text" : "item"} as poisoned (probability ${p.toFixed(2)}${suspect}${alone ? "; no rule found anything here" : ""}; docs/rules/R35.md)`,
     ...(discounted ? { discounted: true as const } : {}),
     docs: "docs/rules/R35.md",
   };
