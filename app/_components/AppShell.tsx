@@ -10,10 +10,12 @@ import { TopBar } from "./TopBar";
 
 /** Share links are read by people outside the team: nothing on them leads into the app. */
 const isSharePage = (pathname: string) => pathname.startsWith("/share/");
-const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/") || isSharePage(pathname);
+/** The audit rules' pages are the repository's own docs (docs/rules/), with no team data in them. */
+const isRulesPage = (pathname: string) => pathname === "/rules" || pathname.startsWith("/rules/");
+const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/") || isSharePage(pathname) || isRulesPage(pathname);
 
 /**
- * The frame of every page. Public pages (sign-in, invitation links, share links) get a plain
+ * The frame of every page. Public pages (sign-in, invitation links, share links, the rules) get a plain
  * header; every other page needs a signed-in user (else /login?next=…) and a team (else
  * "create your team").
  */

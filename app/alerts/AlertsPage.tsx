@@ -1,6 +1,7 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useState } from "react";
 import type { BulkAcknowledgeResult } from "@/lib/alerts/alert-dto";
@@ -44,7 +45,8 @@ export function AlertsPage() {
       <h1 id="alerts-heading">Alerts</h1>
       <p className="summary">
         Changes to tools against their approved baselines, suspicious content, and server outages in team <strong>{me.team.name}</strong>. Toolwatch
-        reads tool definitions only: what tools return when called (outputs, error messages) is not scanned.
+        reads tool definitions only: what tools return when called (outputs, error messages) is not scanned.{" "}
+        <Link href="/rules">The audit rules</Link>, each with an example.
       </p>
       <AlertFilters filters={filters} onChange={setFilter} />
       <AlertList filters={filters} canReview={me.permissions.includes("alert:review")} />

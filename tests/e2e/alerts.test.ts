@@ -186,6 +186,35 @@ describe("security alerts in Chromium", () => {
     await page.screenshot({ path: screenshotPath("alert-page"), fullPage: true });
   });
 
+  it("a finding links to the page that explains its rule with an example; the page shows the doc's tags as text", async () => {
+    await page.goto(`/alerts/${alertId}`);
+    await page.locator('[data-testid="audit-finding"][data-rule="R6"]').first().getByTestId("finding-doc").click();
+    await page.waitForURL(/\/rules\/R6$/);
+    const doc = page.getByTestId("rule-doc");
+    expect(await doc.locator("h1").innerText()).toBe("R6 — authority-tag");
+    expect(await doc.locator("h2").allInnerTexts()).toEqual(expect.arrayContaining(["Example that fires", "Example that does not (or only at low)"]));
+    // docs/rules/R6.md writes "<IMPORTANT>, <SYSTEM>" in plain prose: shown as those characters, never parsed into elements.
+    expect(await doc.innerText()).toContain("Fake authority tags aimed at the model: <IMPORTANT>, <SYSTEM>");
+    expect(await page.locator("important, system").count()).toBe(0);
+    // "All rules" stays in the app; the index links every rule of the catalog to its page.
+    await doc.getByRole("link", { name: "All rules" }).click();
+    await page.waitForURL(/\/rules$/);
+    const hrefs = await page.getByTestId("rule-doc").locator("table a").evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(hrefs).toHaveLength(35);
+    expect(hrefs).toContain("/rules/R35");
+    await page.screenshot({ path: screenshotPath("rule-page"), fullPage: true });
+    // The rules are public (the repository's docs, no team data): the page is whole in the first
+    // response, with no session.
+    const anonymous = await fetch(`${product.baseUrl}/rules/R6`);
+    expect(anonymous.status).toBe(200);
+    expect(await anonymous.text()).toContain("Example that fires");
+    // Only the catalog's ids name a page: other ids, paths and object keys are 404, not a file read.
+    for (const probe of ["R36", "r6", "..%2F..%2Fpackage.json", "R6.md", "__proto__", "constructor"]) {
+      const response = await page.goto(`/rules/${probe}`);
+      expect(response?.status(), probe).toBe(404);
+    }
+  });
+
   it("the server page shows the open alert with a link to the filtered inbox, and an admin sets the policy", async () => {
     await page.goto(`/servers/${serverId}`);
     // Hydrated before the click (see history.test.ts: a link clicked while React hydrates can be lost).

@@ -97,6 +97,8 @@ describe("every page: accessibility and screenshots", () => {
     { name: "account", path: () => "/account" },
     { name: "admin quotas", path: () => "/admin/quotas" },
     { name: "share", path: () => `/share/${ids.share}`, dark: true },
+    { name: "rules", path: () => "/rules", dark: true },
+    { name: "rule", path: () => "/rules/R35", dark: true },
   ];
 
   // One load per page: the theme follows prefers-color-scheme (no cookie set), so switching the

@@ -1,6 +1,8 @@
+import Link from "next/link";
 import type { AlertFinding } from "@/lib/alerts/alert-dto";
-import { RULE_BY_ID, ruleDocPath } from "@/lib/detection/catalog";
+import { RULE_BY_ID } from "@/lib/detection/catalog";
 import type { AuditFinding } from "@/lib/detection/types";
+import { rulePageHref } from "@/lib/rules/rule-links";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
 import { VisibleText } from "@/app/_components/VisibleText";
 import { pointerSegments, valueAt } from "@/app/_lib/json-pointer";
@@ -70,10 +72,10 @@ function FindingItem({ finding, raw }: { finding: Audit; raw: string | null }) {
         <span className="finding-message">
           <VisibleText text={finding.message} />
         </span>
-        {/* Where the rule is explained, with an example: a path in the repository (findings stored before it existed lack `docs`). */}
-        <span className="muted small rule-doc" data-testid="finding-doc">
-          rule explained in <code>{finding.docs ?? ruleDocPath(finding.ruleId)}</code>
-        </span>
+        {/* Where the rule is explained, with an example: its page in the app, which shows the finding's `docs` file of the repository. */}
+        <Link className="small rule-doc" data-testid="finding-doc" href={rulePageHref(finding.ruleId)} title={`docs/rules/${finding.ruleId}.md`}>
+          how {finding.ruleId} works
+        </Link>
         {finding.preexisting ? (
           <span className="tag" title="The approved baseline already had this; it did not raise the alert">
             already in the baseline
