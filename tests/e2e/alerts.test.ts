@@ -213,6 +213,8 @@ describe("security alerts in Chromium", () => {
       const response = await page.goto(`/rules/${probe}`);
       expect(response?.status(), probe).toBe(404);
     }
+    expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("No such rule");
+    expect(await page.locator("main").innerText()).toContain("The audit rules are R1 to R35.");
   });
 
   it("the server page shows the open alert with a link to the filtered inbox, and an admin sets the policy", async () => {
