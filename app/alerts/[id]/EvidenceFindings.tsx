@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { AlertFinding } from "@/lib/alerts/alert-dto";
-import { RULE_BY_ID } from "@/lib/detection/catalog";
+import { RULE_BY_ID, ruleDocPath } from "@/lib/detection/catalog";
 import type { AuditFinding } from "@/lib/detection/types";
 import { rulePageHref } from "@/lib/rules/rule-links";
 import { SeverityBadge } from "@/app/_components/alerts/SeverityBadge";
@@ -72,8 +72,8 @@ function FindingItem({ finding, raw }: { finding: Audit; raw: string | null }) {
         <span className="finding-message">
           <VisibleText text={finding.message} />
         </span>
-        {/* Where the rule is explained, with an example: its page in the app, which shows the finding's `docs` file of the repository. */}
-        <Link className="small rule-doc" data-testid="finding-doc" href={rulePageHref(finding.ruleId)} title={`docs/rules/${finding.ruleId}.md`}>
+        {/* Where the rule is explained, with an example: its page in the app, which renders the finding's `docs` file (findings stored before it existed lack `docs`). */}
+        <Link className="small rule-doc" data-testid="finding-doc" href={rulePageHref(finding.ruleId)} title={finding.docs ?? ruleDocPath(finding.ruleId)}>
           how {finding.ruleId} works
         </Link>
         {finding.preexisting ? (
