@@ -12,11 +12,20 @@ import { TopBar } from "./TopBar";
 const isSharePage = (pathname: string) => pathname.startsWith("/share/");
 /** The audit rules' pages are the repository's own docs (docs/rules/), with no team data in them. */
 const isRulesPage = (pathname: string) => pathname === "/rules" || pathname.startsWith("/rules/");
-const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/") || isSharePage(pathname) || isRulesPage(pathname);
+const isPublic = (pathname: string) => pathname === "/login" || pathname.startsWith("/invite/") || isSharePage(pathname);
+
+/** The search palette's state and its shortcut (Ctrl/⌘-K), for a signed-in user with a team. */
+function useSearchPalette(hasTeam: boolean) {
+  const [searching, setSearching] = useState(false);
+  const openSearch = useCallback(() => setSearching(hasTeam), [hasTeam]);
+  const closeSearch = useCallback(() => setSearching(false), []);
+  useCommandPaletteShortcut(openSearch);
+  return { searching, openSearch, closeSearch };
+}
 
 /**
- * The frame of every page. Public pages (sign-in, invitation links, share links, the rules) get a plain
- * header; every other page needs a signed-in user (else /login?next=…) and a team (else
+ * The frame of every page. Public pages (sign-in, invitation links, share links) get a plain header;
+ * the rules' pages are public too, with the top bar for a signed-in reader (RulesFrame); every other page needs a signed-in user (else /login?next=…) and a team (else
  * "create your team").
  */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -32,6 +41,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </>
     );
   }
+  if (isRulesPage(pathname)) return <RulesFrame>{children}</RulesFrame>;
   if (isPublic(pathname)) {
     return (
       <>
@@ -47,14 +57,36 @@ export function AppShell({ children }: { children: ReactNode }) {
   return <SignedIn pathname={pathname}>{children}</SignedIn>;
 }
 
+/**
+ * The rules' pages are public, and their content never waits for the session: it is in the first
+ * response, so an unknown rule is a real 404 (behind the sign-in frame notFound() streamed after a
+ * 200). A reader who is signed in still gets the app's top bar and search once the session is known.
+ */
+function RulesFrame({ children }: { children: ReactNode }) {
+  const { data: me } = useMeQuery();
+  const { searching, openSearch, closeSearch } = useSearchPalette(Boolean(me?.team));
+  return (
+    <>
+      {me?.team ? (
+        <TopBar me={me} onSearch={openSearch} />
+      ) : (
+        <header className="topbar">
+          <Link href="/" className="brand">
+            Toolwatch
+          </Link>
+        </header>
+      )}
+      <main>{children}</main>
+      {me?.team ? <CommandPalette open={searching} onClose={closeSearch} /> : null}
+    </>
+  );
+}
+
 function SignedIn({ pathname, children }: { pathname: string; children: ReactNode }) {
   const router = useRouter();
   const { data: me, error, isPending, refetch } = useMeQuery();
   const signedOut = me === null;
-  const [searching, setSearching] = useState(false);
-  const openSearch = useCallback(() => setSearching(Boolean(me?.team)), [me?.team]);
-  const closeSearch = useCallback(() => setSearching(false), []);
-  useCommandPaletteShortcut(openSearch);
+  const { searching, openSearch, closeSearch } = useSearchPalette(Boolean(me?.team));
   useEffect(() => {
     if (!signedOut) return;
     const here = `${window.location.pathname}${window.location.search}`;

@@ -196,6 +196,8 @@ describe("security alerts in Chromium", () => {
     // docs/rules/R6.md writes "<IMPORTANT>, <SYSTEM>" in plain prose: shown as those characters, never parsed into elements.
     expect(await doc.innerText()).toContain("Fake authority tags aimed at the model: <IMPORTANT>, <SYSTEM>");
     expect(await page.locator("important, system").count()).toBe(0);
+    // A signed-in reader keeps the app's top bar on the rules' pages (they are public, see below).
+    await page.locator("header.topbar").getByRole("link", { name: "Alerts" }).waitFor();
     // "All rules" stays in the app; the index links every rule of the catalog to its page.
     await doc.getByRole("link", { name: "All rules" }).click();
     await page.waitForURL(/\/rules$/);
@@ -207,7 +209,9 @@ describe("security alerts in Chromium", () => {
     // response, with no session.
     const anonymous = await fetch(`${product.baseUrl}/rules/R6`);
     expect(anonymous.status).toBe(200);
-    expect(await anonymous.text()).toContain("Example that fires");
+    const anonymousHtml = await anonymous.text();
+    expect(anonymousHtml).toContain("Example that fires");
+    expect(anonymousHtml).not.toContain('href="/alerts"');
     // Only the catalog's ids name a page: other ids, paths and object keys are 404, not a file read.
     for (const probe of ["R36", "r6", "..%2F..%2Fpackage.json", "R6.md", "__proto__", "constructor"]) {
       const response = await page.goto(`/rules/${probe}`);
