@@ -40,18 +40,17 @@ const collisionsOf = (ctx: ServiceContext, toolName: string) =>
 const listed = (alert: { details: unknown }) => (alert.details as Collisions).collisions.map((c) => c.serverId);
 
 describe("cross-server rules for fleets", () => {
-  it("30 servers × 20 numbered tools (svc<i>_op_<t>) open no collision or typosquat alert: siblings are not typosquats", async () => {
+  it("30 servers × 20 numbered tools (svc<i>_op_<t>) open no alert: siblings are not typosquats, and their numbers are not signs of an attack", async () => {
     const ctx = await createTenantContext("fleet-distinct");
     for (let i = 0; i < 30; i++) await addServer(ctx, `swarm-${i}`, Array.from({ length: 20 }, (_, t) => distinctTool(i, t)));
     const alerts = await alertsOf(ctx);
     const rules = (a: { findings: unknown }) => [...new Set((a.findings as { ruleId: string; severity: string }[]).filter((f) => f.severity !== "info").map((f) => f.ruleId))];
-    // One alert, and not a cross-server one: a known false positive of the learned scorer (R35 alone,
-    // docs/rules/R35.md "Known false positives"). "Operation 12 of service 12: reads the record and
-    // returns it as JSON." is rated 0.864 (its sentence alone 0.836): the tuning split's seed-phrase
-    // harvests ask for "the 12 or 24-word recovery phrase", and here "12" is all the text says. It was
-    // a medium finding (no alert on a first-seen tool) while R35 alone was held at medium, until
-    // 2026-12-07 (evening).
-    expect(alerts.map((a) => [a.toolName, a.kind, rules(a)])).toEqual([["svc12_op_12", "suspicious_content", ["R35"]]]);
+    // No alert at all. From 2026-12-07 (evening) until R35's n-grams read every digit as 0 there was
+    // one, suspicious_content on svc12_op_12 from R35 alone (docs/rules/R35.md "Known false
+    // positives"): "Operation 12 of service 12: reads the record and returns it as JSON." was rated
+    // 0.864, as the tuning split's seed-phrase harvests ask for "the 12 or 24-word recovery phrase".
+    // Read as "Operation 00 of service 00" it is 0.136 (0.134 with 3 for 12), under the 0.75 threshold.
+    expect(alerts.map((a) => [a.toolName, a.kind, rules(a)])).toEqual([]);
   });
 
   it("30 identical template servers open exactly 20 name_collision alerts for the team, each listing all 30, and no suspicious_content", async () => {

@@ -131,9 +131,11 @@ describe("tools whose subject is the attack or the secret", () => {
 
 describe("round of 2026-12-06 (fourth): R25 reads the tool's own action, R5 leaves the dotless ı alone, R16 skips switches", () => {
   const ro = (description: string) => scanRules([tool(description, { annotations: { readOnlyHint: true } })], { learned: false });
-  it("R25: a sentence that opens with a destructive verb contradicts readOnlyHint (medium); the same word as a noun or a reported fact does not", () => {
-    expect(strongest(ro("Deletes all untracked files and resets the working tree."), "R25")).toBe("medium");
-    expect(strongest(ro("It also removes the branch after merging."), "R25")).toBe("medium");
+  // Critical since 2026-12-07 (night) when what is destroyed is stored data (r25-stored-data.test.ts).
+  it("R25: a sentence that opens with a destructive verb contradicts readOnlyHint; the same word as a noun or a reported fact does not", () => {
+    expect(strongest(ro("Deletes all untracked files and resets the working tree."), "R25")).toBe("critical");
+    expect(strongest(ro("It also removes the branch after merging."), "R25")).toBe("critical");
+    expect(strongest(ro("It also terminates the session after an hour."), "R25")).toBe("medium");
     expect(strongest(ro("Builds the payroll register for a pay period as a spreadsheet."), "R25")).toBeNull();
     expect(strongest(ro("Explains a fraud flag. Signals include mule accounts (rapid in-and-out transfers)."), "R25")).toBeNull();
     expect(strongest(ro("Shows the plan. With analyze=true the database executes the statement to get real timings."), "R25")).toBeNull();

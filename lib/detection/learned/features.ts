@@ -160,9 +160,17 @@ class Accumulator {
   }
 }
 
-/** Character 3-, 4- and 5-grams of `text` (padded with spaces), hashed. */
+// Every decimal digit is read as 0 by the n-grams: which number a text names ("operation 12",
+// "port 8080") says nothing about intent, and hashed digits let the model learn the numbers of
+// attack templates ("12 or 24-word recovery phrase") as if they were signs of an attack. The shape
+// stays ("169.254.169.254" is still 000.000.000.000; "6-digit code" still reads "0-digit"), and the
+// structural features and rules still read the raw text.
+const DIGIT = /\p{Nd}/gu;
+const foldDigits = (s: string) => s.replace(DIGIT, "0");
+
+/** Character 3-, 4- and 5-grams of `text` (padded with spaces, digits folded), hashed. */
 function charGrams(text: string, acc: Accumulator) {
-  const t = ` ${text} `;
+  const t = ` ${foldDigits(text)} `;
   for (let i = 0; i + 3 <= t.length; i++) {
     let h = NS_CHAR;
     for (let k = 0; k < 5 && i + k < t.length; k++) {
@@ -175,7 +183,7 @@ function charGrams(text: string, acc: Accumulator) {
 function wordGrams(seed: number, words: readonly string[], acc: Accumulator) {
   let prev = 0;
   for (let i = 0; i < words.length; i++) {
-    const h = hashString(seed, words[i]!);
+    const h = hashString(seed, foldDigits(words[i]!));
     acc.add(mix(h));
     if (i > 0) acc.add(mix(Math.imul(prev, 31) ^ h ^ 0x9e3779b9));
     prev = h;
