@@ -23,10 +23,21 @@ function useSearchPalette(hasTeam: boolean) {
   return { searching, openSearch, closeSearch };
 }
 
+/** The header of a public page: the brand, linking home. */
+function PublicHeader() {
+  return (
+    <header className="topbar">
+      <Link href="/" className="brand">
+        Toolwatch
+      </Link>
+    </header>
+  );
+}
+
 /**
  * The frame of every page. Public pages (sign-in, invitation links, share links) get a plain header;
- * the rules' pages are public too, with the top bar for a signed-in reader (RulesFrame); every other page needs a signed-in user (else /login?next=…) and a team (else
- * "create your team").
+ * the rules' pages are public too, with the top bar for a signed-in reader (RulesFrame); every other
+ * page needs a signed-in user (else /login?next=…) and a team (else "create your team").
  */
 export function AppShell({ children }: { children: ReactNode }) {
   const pathname = usePathname();
@@ -45,11 +56,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   if (isPublic(pathname)) {
     return (
       <>
-        <header className="topbar">
-          <Link href="/" className="brand">
-            Toolwatch
-          </Link>
-        </header>
+        <PublicHeader />
         <main>{children}</main>
       </>
     );
@@ -67,15 +74,7 @@ function RulesFrame({ children }: { children: ReactNode }) {
   const { searching, openSearch, closeSearch } = useSearchPalette(Boolean(me?.team));
   return (
     <>
-      {me?.team ? (
-        <TopBar me={me} onSearch={openSearch} />
-      ) : (
-        <header className="topbar">
-          <Link href="/" className="brand">
-            Toolwatch
-          </Link>
-        </header>
-      )}
+      {me?.team ? <TopBar me={me} onSearch={openSearch} /> : <PublicHeader />}
       <main>{children}</main>
       {me?.team ? <CommandPalette open={searching} onClose={closeSearch} /> : null}
     </>
