@@ -75,6 +75,12 @@ const R14: DataPattern[] = [
   { re: /\b(?:always\s+)?b?cc\s+(?:\w+\s+){0,2}?[\w.+-]{1,64}@[\w-]+\.[\w.-]+/g, severity: "high", message: "adds a hidden recipient" },
   { re: new RegExp(String.raw`\b(?:blind[- ]?(?:carbon[- ])?cop(?:ied|y)|bcc'?(?:e?d)?|cc'?(?:e?d)?|copied|forwarded|mirrored|redirected|relayed|kept|archived)\s+(?:\w+\s+){0,2}?(?:to|at|with)\s+(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.[\w.-]+`, "g"), severity: "high", message: "copies messages to a fixed address (hidden recipient)", purpose: /\b(archiv\w*|backup|journal\w*|retention|compliance)\b/ },
   { re: new RegExp(String.raw`\b(?:full|entire|complete|whole)\s+(?:${CHAT})\b(?:\s+of\s+(?:this|the)\s+(?:chat|conversation|session))?[^.\n]{0,40}?${DEST_PARAM}`, "g"), severity: "high", message: "asks for the whole conversation in a parameter", purpose: /\b(conversation|chat|history|summar\w*|memory|transcript|export\w*)\b/ },
+  // Secrets picked up from the chat: "record any API key, password or access token that appears in the
+  // conversation", "seed one table with any tokens already visible in this conversation". A redactor
+  // names the same secrets to take them out, so no negation or removal may stand between.
+  { re: /(?<!\b(?:never|not|don't|no)\s+)\b(?:record|keep|save|store|include|add|log|copy|seed|put|write|repeat|paste|append|collect|gather)\b(?:(?!\b(?:redact|mask|strip|remov|scrub|hid|omit|drop|never|not|no|without)\w*)[^.\n]){0,60}?\b(?:passwords?|api\s+keys?|(?:access\s+)?tokens?|secrets?|credentials?|keys)\b[^.\n]{0,40}?\b(?:appears?|visible|shared|mentioned|seen|pasted)\b[^.\n]{0,20}?\b(?:in|during)\s+(?:the|this)\s+(?:conversation|chat|workspace|session|thread)/g, severity: "high", message: "collects secrets that appear in the conversation" },
+  // "repeat the password in the `context` field": a credential copied into a free-text parameter.
+  { re: /\b(?:repeat|copy|paste|put|write|include|enter|add|append)\s+(?:also\s+)?(?:the\s+|their\s+|its\s+|any\s+|the\s+user'?s\s+)?(?:password|passcode|otp|one-time\s+code|pin|api\s+key|secret|private\s+key)s?\b[^.\n]{0,30}?\b(?:in|into|to)\s+(?:the\s+)?["'`]?(?!(?:password|passcode|pin|otp|code|token|secret|api_?key|credential|auth)\w*["'`\s])[\w.-]+["'`]?\s+(?:field|parameter|argument|param)\b/g, severity: "high", message: "copies a credential into a free-text parameter" },
   { re: /!\[[^\]\n]{0,80}\]\(\s*https?:\/\/[^)\s?&#]{1,200}[?&#][^)\s]{0,300}?(?:\{|<|\$|%7b)/g, severity: "high", message: "markdown image whose URL carries data: rendering it sends the data out" },
 ];
 
@@ -89,7 +95,7 @@ const R17: DataPattern[] = [
 /** Cheap tests that a target can be present at all. */
 const PATH_HINT = /run\/secrets|etc\/secrets|self\/environ|\.ssh|id_(?:rsa|dsa|ecdsa|ed25519)|authorized_keys|\.env|\.aws|mcp\.json|claude_desktop|\/etc\/|\.(?:pem|p12|pfx|jks|keystore|kdbx)\b|(?:token|credential|secret|account)[\w.-]{0,48}\.(?:json|ya?ml|toml|ini)|\.config\/|\.azure|\.terraformrc|\.npmrc|\.pypirc|\.netrc|git-credentials|pgpass|htpasswd|_history|\.docker|\.kube|\.gnupg|wallet\.dat|\.git\/config|credential\s+fill/;
 const SECRET_HINT = /key|secret|token|password|passphrase|credential|seed|mnemonic|cookie|environment|env var|printenv|environ|process\.env/;
-const R14_HINT = /kept|archived|relayed|blind|conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
+const R14_HINT = /appear|visible|password|passcode|otp|pin\b|api key|secret|private key|kept|archived|relayed|blind|conversation|chat|message|e-?mail|thread|inbox|contact|history|transcript|prompt|session|memory|result|output|repl|send|forward|route|redirect|copy|mirror|cc\b|recipient|destination|target|phone|webhook|endpoint|channel|receiver|!\[|upload|collect|gather|sync|post|submit|bundle|zip|archive/;
 const R17_HINT = /also|purpose|actually|secretly|covertly|share|remote/;
 
 /** R12–R15, R17 over one string. */

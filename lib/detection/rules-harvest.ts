@@ -23,7 +23,7 @@ const KINDS: Kind[] = [
     what: "a one-time or MFA code",
     head: true,
     name: /(?:^|_)(?:otp|totp|hotp|mfa|2fa|two_?factor\w*|verification_?code|verify_?code|auth_?code|sms_?code|one_?time_?\w*|backup_?codes?|recovery_?codes?|security_?code|passcode)(?:$|_)/i,
-    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|код\s+(?:подтверждения|из\s+смс)|одноразов\w+\s+код)\b|验证码|認証コード|確認コード|인증\s?(?:코드|번호)|رمز\s+(?:التحقق|التأكيد)/,
+    words: /\b(?:one[- ]time\s+(?:code|password|passcode)|otp|2fa|mfa|two[- ]factor|authenticator\s+(?:app\s+)?code|verification\s+codes?|sms\s+codes?|backup\s+codes?|recovery\s+codes?|security\s+codes?|\d[- ]digit\s+code|codigo\s+de\s+(?:verificacao|verificacion|seguridad|seguranca)|codigo\s+(?:recebido|recibido)\s+por\s+sms|code\s+de\s+(?:verification|securite|confirmation)|(?:bestatigungs|verifizierungs|sicherheits)code|codice\s+(?:di\s+verifica|otp)|verificatiecode|sakerhetskod\w*|engangskod\w*)\b|код\s+(?:подтверждения|из\s+смс)|одноразов[а-яё]*\s+код|验证码|認証コード|確認コード|인증\s?(?:코드|번호)|رمز\s+(?:التحقق|التأكيد)/,
     // Assuming a cloud role or opening a VPN or sudo session takes the user's own MFA code by design.
     // So does a step-up check on an action the service itself guards: publishing a package, moving
     // money, changing where pay goes, porting a number.
@@ -33,20 +33,20 @@ const KINDS: Kind[] = [
     what: "a wallet recovery phrase or private key",
     head: true,
     name: /(?:^|_)(?:seed|seed_?phrase|seed_?words|mnemonic\w*|recovery_?phrase|secret_?phrase|wallet_?key)(?:$|_)/i,
-    words: /\b(?:(?:wallet|ethereum|eth|solana|bitcoin|btc|crypto)\s+private\s+keys?|seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase|сид-фраз\w*|мнемоническ\w+\s+фраз\w*)\b|助记词|リカバリーフレーズ|복구\s?문구/,
+    words: /\b(?:(?:wallet|ethereum|eth|solana|bitcoin|btc|crypto)\s+private\s+keys?|seed\s+phrase|recovery\s+phrase|secret\s+recovery|mnemonic(?:\s+words)?|\d{2}[- ]word\s+(?:phrase|seed)|frase\s+(?:de\s+recuperacion|semilla|de\s+recuperacao)|phrase\s+de\s+(?:recuperation|recuperation)|wiederherstellungsphrase|seed-phrase)\b|сид-фраз|мнемоническ[а-яё]*\s+фраз|助记词|リカバリーフレーズ|복구\s?문구/,
     fits: /\b(?:import\w*|restor\w*|recover\w*|deriv\w*|keygen|generat\w*)\b/,
   },
   {
     what: "payment card data",
     head: true,
     name: /(?:^|_)(?:card_?number|cc_?num\w*|credit_?card\w*|cvv2?|cvc2?|card_?pin|card_?code|card_?security\w*)(?:$|_)/i,
-    words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin|numero\s+de\s+(?:sa\s+|la\s+|su\s+)?(?:carte|tarjeta|cartao)|cryptogramme|kartennummer|номер\s+карты)\b|卡号|カード番号/,
+    words: /\b(?:card\s+number|credit\s+card\s+number|cvv2?|cvc|card\s+security\s+code|card\s+pin|numero\s+de\s+(?:sa\s+|la\s+|su\s+)?(?:carte|tarjeta|cartao)|cryptogramme|kartennummer|номер\s+карты)\b|номер\s+карты|卡号|カード番号/,
     fits: /\b(?:pay\w*|checkout|charg\w*|billing|cards?|purchas\w*|orders?|stripe|braintree|adyen|subscri\w*|invoice\w*)\b/,
   },
   {
     what: "a password",
     name: /(?:^|_)(?:password|passwd|pwd|pass_?phrase|pin|passwort|kennwort|contrasena|contraseña|senha|mot_?de_?passe|wachtwoord|parol|haslo|sifre|kata_?sandi)(?:$|_)/i,
-    words: /\b(?:passwords?|passphrase|pin(?:\s+code)?|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|пароль\w*|haslo|sifre\w*|kata\s+sandi)\b|密码|パスワード|비밀번호/,
+    words: /\b(?:passwords?|passphrase|pin\d?(?:\s+code)?|credenziali|credenciales|identifiants|zugangsdaten|anmeldedaten|login\s+(?:and|&)\s+password|passwort|kennwort|contrasena|mot\s+de\s+passe|senha|wachtwoord|password|haslo|sifre\w*|kata\s+sandi)\b|парол[ья]|логин\s+и\s+парол|密码|密碼|パスワード|비밀번호/,
     fits: new RegExp(String.raw`비밀번호|パスワード|密码|\b(?:${SIGN_IN}|pw|pwd|passwd|shar\w*\s+links?|links?|protect\w*|wallets?|configur\w*\s+(?:\S+\s+){0,3}access|access\s+to|app\s+passwords?|vaults?|passwords?|keychain|keepass|kdbx|bitwarden|1password|lastpass|credentials?|unlock\w*|connect\w*|database|db|postgres\w*|mysql|mariadb|mongo\w*|redis|smtp|imap|pop3|ftp|sftp|ssh|rdp|vnc|wi-?fi|zip|archives?|encrypt\w*|decrypt\w*|pdf|keystore|certificates?|gpg|pgp|gnupg|signing|signatures?|private\s+keys?|secret\s+keys?|key\s?pairs?|replica\w*|replication|tresor\w*|entsperr\w*|coffre\w*|deverrouill\w*|boveda|desbloque\w*|cofre|cassaforte|sblocc\w*|kluis|ontgrendel\w*|сейф\w*|хранилищ\w*|разблок\w*|socios?|mitglied\w*|membership|adherent\w*|soci[oa]?|lid(?:maatschap)?)\b`),
   },
   {
@@ -76,7 +76,7 @@ const kindOfWords = (text: string) => KINDS.find((k) => k.words.test(text));
 const fitsPurpose = (kind: Kind, ctx: ToolContext) => kind.name.test(ctx.name ?? "") || kind.fits.test(`${expandIdentifier(ctx.name ?? "").toLowerCase()} ${ctx.purpose}`);
 
 /** "Ask the user for…" in the languages of cues-multilingual.ts (folded: lower case, no Latin accents). */
-const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\bkullanicidan\s+(?:\S+\s+){0,5}iste|اطلب\s+من\s+المستخدم|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|\b(?:попроси|спроси|запроси)\w*\s+(?:у\s+)?пользовател|请(?:向)?用户|向用户(?:索取|询问|要)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
+const ASK_ANY = /\b(?:ask|asks|asking|request|prompt)\s+(?:the\s+)?(?:user|users|them|customer)\b|\bkullan[iı]c[iı]dan\s+(?:\S+\s+){0,5}iste(?!me)|اطلب\s+من\s+المستخدم|\b(?:pide|pida|pidele|pedir|pregunta)\s+(?:al|a\s+la)\s+usuari|\b(?:peca|pergunte|solicite)\s+(?:ao|a)\s+usuari|\bdemande[rz]?\s+a\s+l'utilisat|\b(?:frag\w*|bitte)\s+(?:den|die)\s+(?:benutzer|nutzer|anwender)|\bchiedi\s+all'utente|\bvraag\s+de\s+gebruiker|(?:попроси|спроси|запроси)\S*\s+(?:у\s+)?(?:пользовател|него|неё|нее|клиент)|请(?:向)?用户|向用户(?:索取|询问|要)|(?:请|請)向[^。]{0,10}(?:索取|询问|詢問|要求)|\bbe\s+anvandaren\s+om\b|\bpaprasyk\S*\s+(?:vartotoj|naudotoj)|ユーザーに[^。]{0,12}(?:尋ね|聞い|求め|入力)|사용자에게[^.]{0,12}(?:요청|물어|입력)/;
 
 /** A value taken out of a credential file or store ("full contents of ~/.kube/config", "exported from the user's password store"). */
 const TAKEN_FROM = /\b(?:(?:full|entire|whole|raw)\s+(?:text|contents?)|contents?\s+of|base64\s+of|bytes\s+of|exported\s+from|copied\s+from|taken\s+from|read\s+from|dump(?:ed)?\s+(?:of|from)|straight\s+from)\b/;

@@ -92,11 +92,13 @@ export function scanOpenSink(tool: ToolLike, sink: FindingSink): void {
   }
 }
 
+/** Where a sentence states the tool's own action: "This tool also …", "It silently …", or the verb first. */
+const OWN_ACTION = String.raw`^(?:(?:this tool|the tool|it)\s+)?(?:also\s+|\w+ly\s+)?`;
 /**
  * A sentence that opens with a destructive verb in the present or imperative ("Deletes …", "Silently
  * sends …", "It also removes …") states the tool's own action; "who deleted a record" is data.
  */
-const ACTION_FIRST = /^(?:(?:this tool|the tool|it)\s+)?(?:also\s+|\w+ly\s+)?((?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b)/;
+const ACTION_FIRST = new RegExp(String.raw`${OWN_ACTION}((?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|kills?|terminates?|purges?|uninstalls?|executes?|writes?|modif(?:y|ies)|sends?|transfers?|purchases?|pays?)\b)`);
 const DESTRUCTIVE_PARAM = /(?:^|_)(?:write|delete|remove|drop|overwrite|exec|execute|command|cmd|truncate|destroy|kill|purge|wipe|write_?mode)(?:$|_)/i;
 /**
  * A destroying verb whose object is stored state (files, records, a branch, a bucket …) within the
@@ -104,7 +106,7 @@ const DESTRUCTIVE_PARAM = /(?:^|_)(?:write|delete|remove|drop|overwrite|exec|exe
  * not stored state ("Removes zero-width characters from pasted text", "Removes the 18 HIPAA
  * identifiers from clinical text"): none of those nouns is listed, and FROM_TEXT rules the clause out.
  */
-const DESTROYS_STORED = /^(?:(?:this tool|the tool|it)\s+)?(?:also\s+|\w+ly\s+)?(?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|purges?|uninstalls?)\b[^.;:,]{0,60}?\b(?:files?|folders?|director(?:y|ies)|records?|rows?|tables?|databases?|schemas?|collections?|branch(?:es)?|repos(?:itory|itories)?|commits?|accounts?|users?|customers?|orders?|messages?|emails?|mailbox(?:es)?|buckets?|objects?|volumes?|disks?|containers?|instances?|clusters?|namespaces?|deployments?|backups?|snapshots?|projects?|documents?|working tree|history|logs?)\b/;
+const DESTROYS_STORED = new RegExp(String.raw`${OWN_ACTION}(?:deletes?|deleting|removes?|drops?|truncates?|overwrites?|erases?|destroys?|wipes?|purges?|uninstalls?)\b[^.;:,]{0,60}?\b(?:files?|folders?|director(?:y|ies)|records?|rows?|tables?|databases?|schemas?|collections?|branch(?:es)?|repos(?:itory|itories)?|commits?|accounts?|users?|customers?|orders?|messages?|emails?|mailbox(?:es)?|buckets?|objects?|volumes?|disks?|containers?|instances?|clusters?|namespaces?|deployments?|backups?|snapshots?|projects?|documents?|working tree|history|logs?)\b`);
 const FROM_TEXT = /\bfrom\s+(?:(?:a|an|the|pasted|given|input|plain|clinical|raw)\s+){0,2}(?:block of\s+)?(?:text|string|input|output|content|markdown|html|code)\b/;
 const CLAIMS_READ_ONLY = /\bread[- ]?only\b|\bdoes\s+not\s+(?:modify|change|write|delete)\b|\bnever\s+(?:modif|writ|delet)\w*|\bnon[- ]destructive\b|\bno\s+side[- ]effects\b/;
 // "Write statements are rejected" is the read-only promise kept, not broken.
@@ -134,14 +136,15 @@ export function scanContradiction(tool: ToolLike, sink: FindingSink): void {
     // tuning corpus the anywhere-match fired on 9 benign tools and 7 poisoned ones, most of them by
     // coincidence. And medium: an annotation at odds with the text is evidence to weigh, not an
     // attack on its own.
-    const m = ACTION_FIRST.exec(sentence.trim());
+    const own = sentence.trim();
+    const m = ACTION_FIRST.exec(own);
     if (m && !SOFTENED.test(sentence)) {
       // Critical (and so never discounted by R35's veto, learned/score.ts vetoFindings) when what it
       // destroys is stored state: a client that trusts readOnlyHint runs the call without asking, so
       // the annotation alone turns "Deletes all untracked files" into a deletion nobody approved,
       // whatever the author meant. On the tuning files this fires on 3 attacks and no honest tool
       // (the 10 honest tools with R25 on the annotation transform text or send an inquiry).
-      if (DESTROYS_STORED.test(sentence.trim()) && !FROM_TEXT.test(sentence)) {
+      if (DESTROYS_STORED.test(own) && !FROM_TEXT.test(sentence)) {
         sink.add({ toolName: name, pointer: "/annotations/readOnlyHint" }, "R25", "critical", { text: sentence.slice(0, 160), start: 0, end: 0 }, `readOnlyHint: true, but the tool destroys stored data: "${m[1]}" (a client that trusts the annotation runs it without asking)`);
         return;
       }
