@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ToolLike } from "@/lib/detection";
+import { type AuditRuleId, type ToolLike } from "@/lib/detection";
 import { scanRules, strongest } from "./audit-test-helpers";
 
 // Consent claimed in passing (R8), secrets picked up from the chat or copied into a free-text field
@@ -11,7 +11,7 @@ const tool = (description: string, properties: Record<string, unknown> = { note:
   description,
   inputSchema: { type: "object", properties },
 });
-const rule = (id: string, description: string, properties?: Record<string, unknown>, name?: string) => strongest(scanRules([tool(description, properties, name)]), id);
+const rule = (id: AuditRuleId, description: string, properties?: Record<string, unknown>, name?: string) => strongest(scanRules([tool(description, properties, name)]), id);
 
 describe("R8: consent claimed for the user in passing", () => {
   it("is high for consent the text hands out on the user's behalf", () => {
